@@ -1,0 +1,1 @@
+# analysis/local.mk -- included by the top Makefile.am

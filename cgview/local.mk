@@ -1,0 +1,15 @@
+# cgview/local.mk -- the command-line front end.
+bin_PROGRAMS += profhub
+profhub_SOURCES = cgview/main.c cgview/cli.h
+profhub_LDADD = libph.la
+dist_man_MANS += cgview/profhub.1 cgview/cgview.1
+
+# cgview is "profhub summary" under the name KCachegrind users know.
+install-exec-hook:
+	cd $(DESTDIR)$(bindir) && rm -f cgview$(EXEEXT) && $(LN_S) profhub$(EXEEXT) cgview$(EXEEXT)
+uninstall-hook:
+	rm -f $(DESTDIR)$(bindir)/cgview$(EXEEXT)
+all-local: cgview$(EXEEXT)
+cgview$(EXEEXT): profhub$(EXEEXT)
+	$(AM_V_GEN)rm -f $@ && $(LN_S) profhub$(EXEEXT) $@
+CLEANFILES += cgview$(EXEEXT)

@@ -1,0 +1,1 @@
+# collectors/local.mk -- included by the top Makefile.am

@@ -1,0 +1,14 @@
+/* exporters.h -- the write side of every format, for exporters/registry.c
+ * only.  Each format module exports exactly ph_<name>_write. */
+#ifndef PH_EXPORTERS_H
+#define PH_EXPORTERS_H
+
+#include "ir/format.h"
+
+#define PH_DECLARE_EXPORTER(name)                                        \
+    int ph_##name##_write(ph_profile *p, ph_output *out, char *err,      \
+                          size_t errsize)
+
+/* One line per format, in registry order. */
+
+#endif /* PH_EXPORTERS_H */

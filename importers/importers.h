@@ -1,0 +1,16 @@
+/* importers.h -- the read side of every format, for importers/registry.c
+ * only.  Each format module exports exactly ph_<name>_sniff and
+ * ph_<name>_read (see ir/format.h for their contracts). */
+#ifndef PH_IMPORTERS_H
+#define PH_IMPORTERS_H
+
+#include "ir/format.h"
+
+#define PH_DECLARE_IMPORTER(name)                                        \
+    int ph_##name##_sniff(const unsigned char *data, size_t len);        \
+    int ph_##name##_read(ph_input *in, ph_profile *p)
+
+/* One line per format, in registry order (ties in sniffing go to the
+ * earlier one). */
+
+#endif /* PH_IMPORTERS_H */

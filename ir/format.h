@@ -1,0 +1,68 @@
+/* format.h -- the descriptor of one file format.  The tables of descriptors
+ * live with their dispatchers (importers/registry.c, exporters/registry.c);
+ * ir/ knows no format. */
+#ifndef PH_FORMAT_H
+#define PH_FORMAT_H
+
+#include <stddef.h>
+
+#include "io.h"
+#include "ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a format can hold, so the writer and the front end can say what is
+ * dropped. */
+enum {
+    PH_CAP_CONTEXTS = 1u << 0,  /* context trees (stacks) */
+    PH_CAP_INLINE = 1u << 1,    /* inlined frames */
+    PH_CAP_PARTS = 1u << 2,     /* several parts */
+    PH_CAP_FORMULAS = 1u << 3,  /* derived event formulas */
+    PH_CAP_CALLS = 1u << 4,     /* call records / call graph */
+    PH_CAP_NEGATIVE = 1u << 5,  /* negative costs (diffs) */
+    PH_CAP_LINES = 1u << 6,     /* line-level positions */
+    PH_CAP_ADDRS = 1u << 7,     /* instruction addresses */
+};
+
+typedef struct ph_format {
+    const char *name;          /* "callgrind": files, -t, descriptor */
+    const char *description;   /* one line */
+    const char *extensions;    /* space separated, no dots: "pb.gz pprof" */
+    /* Confidence 0..100 that data (first bytes, already unwrapped from
+     * gzip; len may be short) is this format.  NULL: never sniffed. */
+    int (*sniff)(const unsigned char *data, size_t len);
+    /* Fill p from in.  0 on success; -1 with the error recorded in in. */
+    int (*read)(ph_input *in, ph_profile *p);
+    /* Write p.  0 on success; -1 with a message in err.  Writers read the
+     * IR only (they may trigger lazy aggregation, hence non-const). */
+    int (*write)(ph_profile *p, ph_output *out, char *err, size_t errsize);
+    unsigned caps;             /* PH_CAP_* of the written format */
+} ph_format;
+
+/* Registry (importers/registry.c, exporters/registry.c). */
+PH_API size_t ph_importer_count(void);
+PH_API const ph_format *ph_importer_at(size_t i);
+PH_API const ph_format *ph_importer_find(const char *name);
+/* Best importer for these bytes (ties: table order); NULL if none scores. */
+PH_API const ph_format *ph_importer_sniff(const unsigned char *data,
+                                          size_t len);
+PH_API size_t ph_exporter_count(void);
+PH_API const ph_format *ph_exporter_at(size_t i);
+PH_API const ph_format *ph_exporter_find(const char *name);
+/* Exporter for a path by its extension (longest match: "x.pb.gz"). */
+PH_API const ph_format *ph_exporter_for_path(const char *path);
+
+/* Read a profile from path: open, sniff (or use forced format name, may be
+ * NULL), read.  On failure returns NULL; *in_out receives the input so the
+ * caller can print its error and warnings (close it with ph_input_close).
+ * exe is the companion executable (gmon) or NULL. */
+PH_API ph_profile *ph_load(const char *path, const char *forced,
+                           const char *exe, ph_input **in_out,
+                           char *err, size_t errsize);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PH_FORMAT_H */

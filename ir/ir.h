@@ -1,0 +1,452 @@
+/* ir.h -- the in-memory profile every importer builds and every exporter,
+ * analysis and report reads.  This is the one public header of ir/.
+ *
+ * Ownership, once for the whole API: a ph_profile owns everything made for
+ * it (strings, events, objects, files, functions, parts, cost rows, calls,
+ * context nodes, samples).  Getters return pointers that live as long as the
+ * profile; nothing returned is freed by the caller; ph_profile_free() is the
+ * only free.  Out of memory calls ph_oom(), which prints and exits 1, so no
+ * function here returns NULL for lack of memory.
+ *
+ * Costs come in two shapes, both first class:
+ *   flat    cost rows at positions inside a function (per part), and call
+ *           records (caller, call site, callee, count, inclusive cost);
+ *           callgrind, cachegrind and gprof carry this.
+ *   tree    context nodes (parent, frame) with samples attached; each sample
+ *           holds an exclusive cost vector and labels; pprof, drcctprof and
+ *           sampled call stacks carry this.
+ * A profile may hold both.  Aggregates (self, inclusive, totals) are computed
+ * on first request and cached; adding data afterwards drops the caches.
+ */
+#ifndef PH_IR_H
+#define PH_IR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(PH_STATIC_BUILD)
+#define PH_API __attribute__((visibility("default")))
+#else
+#define PH_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Basics                                                             */
+
+/* Interned string handle, unique per profile; 0 means "none".  Two handles
+ * of one profile are equal iff the strings are equal. */
+typedef uint32_t ph_str;
+
+typedef struct ph_profile ph_profile;
+
+/* Print "profhub: out of memory" and exit 1. */
+PH_API void ph_oom(void) __attribute__((noreturn));
+
+/* malloc/calloc/realloc that call ph_oom() instead of returning NULL. */
+PH_API void *ph_xmalloc(size_t n);
+PH_API void *ph_xcalloc(size_t n, size_t size);
+PH_API void *ph_xrealloc(void *p, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Profile                                                            */
+
+PH_API ph_profile *ph_profile_new(void);
+PH_API void ph_profile_free(ph_profile *p);
+
+/* Memory from the profile's arena, aligned for any type, zeroed.  Freed with
+ * the profile. */
+PH_API void *ph_profile_alloc(ph_profile *p, size_t n);
+
+/* Mark the profile as approximated (for example flat data turned into a
+ * context tree with gprof's proportional rule).  The reason is kept (first
+ * one wins) and reports say so on stderr. */
+PH_API void ph_profile_set_approx(ph_profile *p, const char *reason);
+PH_API const char *ph_profile_approx(const ph_profile *p);  /* NULL if exact */
+
+/* Name of the format the profile was read from ("callgrind"), set by the
+ * reader; NULL when built by hand. */
+PH_API void ph_profile_set_format(ph_profile *p, const char *name);
+PH_API const char *ph_profile_format(const ph_profile *p);
+
+/* ------------------------------------------------------------------ */
+/* Strings                                                            */
+
+PH_API ph_str ph_str_intern(ph_profile *p, const char *s, size_t len);
+PH_API ph_str ph_str_intern0(ph_profile *p, const char *s);  /* NUL-ended */
+/* NUL-terminated text of a handle; "" for 0. */
+PH_API const char *ph_str_get(const ph_profile *p, ph_str s);
+PH_API size_t ph_str_len(const ph_profile *p, ph_str s);
+PH_API uint32_t ph_str_count(const ph_profile *p);   /* handles 1..count-1 */
+
+/* ------------------------------------------------------------------ */
+/* Metadata                                                           */
+
+/* Free-form key/value pairs in insertion order: "cmd", "creator", "pid",
+ * "desc" (repeatable: "I1 cache: ..."), "comment", "time_nanos",
+ * "duration_nanos", "period", "period_type", "drop_frames" ... .  A key may
+ * repeat; ph_meta_get returns the first value. */
+PH_API void ph_meta_add(ph_profile *p, const char *key, const char *value);
+PH_API const char *ph_meta_get(const ph_profile *p, const char *key);
+PH_API size_t ph_meta_count(const ph_profile *p);
+PH_API void ph_meta_at(const ph_profile *p, size_t i, const char **key,
+                       const char **value);
+
+/* ------------------------------------------------------------------ */
+/* Event types                                                        */
+
+/* A real event has a slot in every cost vector (slot = its index among real
+ * events, in order of creation).  A derived event has a formula over other
+ * events and no slot; its value is computed from aggregated real values, so
+ * a ratio is the ratio of sums. */
+enum {
+    PH_EV_DERIVED = 1u << 0,
+    PH_EV_NONADDITIVE = 1u << 1, /* values are ids/enums: kept, never summed */
+    PH_EV_BUILTIN = 1u << 2,     /* derived event added by a report, not by the file */
+};
+
+typedef struct ph_event {
+    ph_str name;       /* short name: "Ir", "cpu", "D1mr" */
+    ph_str long_name;  /* "Instruction Fetch"; 0 if none */
+    ph_str unit;       /* "count", "nanoseconds", "bytes"; 0 if none */
+    ph_str formula;    /* text of the formula for a derived event, else 0 */
+    double scale;      /* value * scale = quantity in unit (1 by default) */
+    unsigned flags;    /* PH_EV_* */
+    int slot;          /* index in cost vectors; -1 for derived events */
+    int index;         /* index in the event table */
+} ph_event;
+
+/* Add a real event or return the existing one with this name.  Adding a real
+ * event after costs exist is allowed: older vectors read 0 for it. */
+PH_API ph_event *ph_event_add(ph_profile *p, const char *name);
+PH_API ph_event *ph_event_find(const ph_profile *p, const char *name);
+PH_API size_t ph_event_count(const ph_profile *p);   /* real + derived */
+PH_API size_t ph_event_nreal(const ph_profile *p);   /* width of a cost vector */
+PH_API ph_event *ph_event_at(const ph_profile *p, size_t i);
+/* The real event with slot i. */
+PH_API ph_event *ph_event_real(const ph_profile *p, size_t slot);
+
+/* Define (or redefine) a derived event NAME = FORMULA.  FORMULA grammar:
+ * expr := term (('+'|'-') term)*; term := factor (('*'|'/') factor)*;
+ * factor := number | name | '(' expr ')' | '-' factor | number name
+ * (KCachegrind's "10 Bm" means 10 * Bm).  Names are events (real or
+ * derived).  On error returns NULL, and *err_col (1-based column in
+ * FORMULA) and err (a message, no position) are set.  A formula that refers
+ * to itself through other derived events is rejected. */
+PH_API ph_event *ph_event_define(ph_profile *p, const char *name,
+                                 const char *formula, int *err_col,
+                                 char *err, size_t errsize);
+
+/* Value of event EV given a vector of real values (width ph_event_nreal).
+ * Real events return their slot's value; derived events evaluate their
+ * formula; a division by zero yields 0.  Returns a double because derived
+ * formulas may divide. */
+PH_API double ph_event_eval(const ph_profile *p, const ph_event *ev,
+                            const int64_t *costs);
+
+/* ------------------------------------------------------------------ */
+/* Symbols: objects, files, functions                                 */
+
+typedef struct ph_object {
+    ph_str name;        /* path of the ELF object or mapping; 0 = unknown */
+    uint32_t id;        /* 1-based, dense */
+    /* Mapping facts (pprof, native collectors); 0 when unknown. */
+    uint64_t start, limit, offset;
+    ph_str build_id;
+} ph_object;
+
+typedef struct ph_file {
+    ph_str name;        /* 0 = unknown ("???") */
+    uint32_t id;        /* 1-based, dense */
+} ph_file;
+
+typedef struct ph_part ph_part;
+typedef struct ph_call ph_call;
+typedef struct ph_jump ph_jump;
+
+typedef struct ph_func {
+    ph_str name;        /* demangled, human-readable */
+    ph_str mangled;     /* system/linkage name; 0 if same or unknown */
+    ph_object *object;  /* may be NULL */
+    ph_file *file;      /* file of the function (callgrind fl=); may be NULL */
+    uint32_t line;      /* first line, 0 if unknown */
+    uint32_t id;        /* 1-based, dense; index into per-function tables */
+    uint64_t addr;      /* entry address, 0 if unknown */
+    /* Call lists, filled by ph_call_add; walk with ->next_out / ->next_in. */
+    ph_call *calls_out;
+    ph_call *calls_in;
+} ph_func;
+
+/* Objects and files are found or created by name (0 = unknown). */
+PH_API ph_object *ph_object_get(ph_profile *p, ph_str name);
+PH_API ph_file *ph_file_get(ph_profile *p, ph_str name);
+PH_API size_t ph_object_count(const ph_profile *p);
+PH_API ph_object *ph_object_at(const ph_profile *p, size_t i);  /* 0-based */
+PH_API size_t ph_file_count(const ph_profile *p);
+PH_API ph_file *ph_file_at(const ph_profile *p, size_t i);
+
+/* Find or create the function identified by (name, file, object): two
+ * static functions of one name in different files stay distinct.  file and
+ * object may be NULL. */
+PH_API ph_func *ph_func_get(ph_profile *p, ph_str name, ph_file *file,
+                            ph_object *obj);
+/* Find only; NULL when absent. */
+PH_API ph_func *ph_func_find(const ph_profile *p, ph_str name,
+                             const ph_file *file, const ph_object *obj);
+PH_API size_t ph_func_count(const ph_profile *p);
+PH_API ph_func *ph_func_at(const ph_profile *p, size_t i);  /* 0-based */
+
+/* ------------------------------------------------------------------ */
+/* Parts                                                              */
+
+/* A part is one thread, process, dump or rank.  Every cost belongs to one
+ * part.  Profiles read from a single-part source have exactly one part. */
+typedef enum ph_part_kind {
+    PH_PART_WHOLE = 0,   /* the only part of the run */
+    PH_PART_THREAD,
+    PH_PART_PROCESS,
+    PH_PART_DUMP,
+    PH_PART_RANK,
+} ph_part_kind;
+
+struct ph_part {
+    uint32_t index;      /* 0-based position in the part table */
+    ph_part_kind kind;
+    int64_t number;      /* callgrind part: N, or rank number; -1 unknown */
+    int64_t pid;         /* -1 unknown */
+    int64_t tid;         /* thread number; -1 unknown */
+    ph_str name;         /* free label: "thread 2", trigger, file name */
+    ph_str trigger;      /* callgrind "desc: Trigger:" */
+    /* Totals written in the file (callgrind summary:/totals:, cachegrind
+     * summary:), kept for checks; NULL when absent.  Width = nreal at the
+     * time they were set (shorter vectors read 0 for later events). */
+    int64_t *file_summary;
+    int64_t *file_totals;
+    uint32_t file_width;
+};
+
+PH_API ph_part *ph_part_add(ph_profile *p, ph_part_kind kind);
+PH_API size_t ph_part_count(const ph_profile *p);
+PH_API ph_part *ph_part_at(const ph_profile *p, size_t i);
+/* Keep a vector of n values as the part's written summary/totals. */
+PH_API void ph_part_set_summary(ph_profile *p, ph_part *part,
+                                const int64_t *v, size_t n);
+PH_API void ph_part_set_totals(ph_profile *p, ph_part *part,
+                               const int64_t *v, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Flat costs: rows                                                   */
+
+/* One cost row: self cost at a position inside a function.  file is the
+ * source file of the code at that position: the function's file, or the
+ * file of code inlined into it (callgrind fi=/fe=).  Costs of several rows
+ * at one position add up. */
+typedef struct ph_row {
+    uint64_t addr;       /* 0 = unknown */
+    uint32_t line;       /* 0 = unknown */
+    ph_file *file;       /* never NULL in rows returned by the iterator when
+                          * the function has a file; may be NULL otherwise */
+    const int64_t *cost; /* ph_event_nreal values, valid until next step */
+} ph_row;
+
+/* Append a row of n costs (n <= nreal; missing trailing values are 0) to
+ * function f in part. Rows are stored compactly (delta-encoded positions,
+ * varint costs, zeros omitted), not as one struct each. */
+PH_API void ph_row_add(ph_profile *p, ph_func *f, ph_part *part,
+                       uint64_t addr, uint32_t line, ph_file *file,
+                       const int64_t *cost, size_t n);
+
+/* Iterate the rows of f in part (part NULL: every part in turn).
+ *   ph_row_iter it; ph_row r;
+ *   ph_row_iter_init(&it, p, f, part);
+ *   while (ph_row_next(&it, &r)) ...;
+ * The iterator holds no heap memory. */
+typedef struct ph_row_iter {
+    const ph_profile *p;
+    const ph_func *f;
+    const ph_part *part;
+    const void *block;   /* current per-(function, part) block */
+    size_t pos;
+    uint64_t addr;
+    uint32_t line;
+    ph_file *file;
+    int64_t buf[64];     /* decoded costs when nreal <= 64 */
+    int64_t *wide;       /* else, profile-owned scratch */
+} ph_row_iter;
+
+PH_API void ph_row_iter_init(ph_row_iter *it, const ph_profile *p,
+                             const ph_func *f, const ph_part *part);
+PH_API int ph_row_next(ph_row_iter *it, ph_row *out);
+
+/* ------------------------------------------------------------------ */
+/* Flat costs: calls and jumps                                        */
+
+struct ph_call {
+    ph_func *caller;
+    ph_func *callee;
+    ph_part *part;
+    uint64_t addr;        /* call site in the caller; 0 unknown */
+    uint32_t line;        /* call site line; 0 unknown */
+    ph_file *file;        /* call site file (inlined code); may be NULL */
+    uint64_t target_addr; /* callee position as written (callgrind calls=) */
+    uint32_t target_line;
+    uint64_t count;       /* number of calls */
+    int64_t *incl;        /* inclusive cost of these calls, width nreal at
+                           * creation; NULL when unknown (gprof arcs) */
+    uint32_t width;       /* values in incl */
+    ph_call *next_out;    /* next call made by caller */
+    ph_call *next_in;     /* next call into callee */
+};
+
+/* Add a call record; incl may be NULL (cost unknown). Calls from one site to
+ * one callee may be given several times; they are kept as given. */
+PH_API ph_call *ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
+                            uint64_t addr, uint32_t line, ph_file *file,
+                            ph_func *callee, uint64_t target_addr,
+                            uint32_t target_line, uint64_t count,
+                            const int64_t *incl, size_t n);
+PH_API size_t ph_call_count(const ph_profile *p);
+PH_API ph_call *ph_call_at(const ph_profile *p, size_t i);  /* in order added */
+/* Inclusive value in slot (0 beyond width or when unknown). */
+static inline int64_t ph_call_incl(const ph_call *c, size_t slot)
+{
+    return (c->incl && slot < c->width) ? c->incl[slot] : 0;
+}
+
+/* A jump (callgrind --collect-jumps): conditional when followed != count. */
+struct ph_jump {
+    ph_func *from;
+    ph_part *part;
+    uint64_t addr;
+    uint32_t line;
+    ph_file *file;
+    ph_func *to;
+    ph_file *to_file;
+    uint64_t target_addr;
+    uint32_t target_line;
+    uint64_t executed;    /* times the jump instruction executed */
+    uint64_t followed;    /* times it was taken */
+    int conditional;      /* jcnd= (1) or jump= (0) */
+};
+PH_API ph_jump *ph_jump_add(ph_profile *p, const ph_jump *j);
+PH_API size_t ph_jump_count(const ph_profile *p);
+PH_API ph_jump *ph_jump_at(const ph_profile *p, size_t i);
+
+/* ------------------------------------------------------------------ */
+/* Context tree                                                       */
+
+/* A frame is one function activation on a stack.  PH_FRAME_INLINED marks a
+ * frame that was inlined into its parent's frame at the same address (pprof
+ * Location.line[k>0] chains, DWARF inlined subroutines). */
+enum { PH_FRAME_INLINED = 1u << 0 };
+
+typedef struct ph_node ph_node;
+typedef struct ph_sample ph_sample;
+
+typedef struct ph_label {
+    ph_str key;
+    ph_str str;           /* 0 for a numeric label */
+    int64_t num;
+    ph_str num_unit;
+} ph_label;
+
+struct ph_sample {
+    ph_node *node;
+    ph_part *part;
+    int64_t *cost;        /* width values */
+    uint32_t width;
+    uint32_t nlabels;
+    ph_label *labels;
+    ph_str *strs;         /* per-event string values (drcctprof str metrics);
+                             NULL if none; indexed by slot */
+    ph_sample *next;      /* next sample on the same node */
+};
+
+struct ph_node {
+    ph_node *parent;      /* NULL for a root */
+    ph_node *child;       /* first child */
+    ph_node *sibling;     /* next sibling */
+    ph_func *func;        /* NULL for a synthetic root */
+    ph_object *object;    /* mapping of the address; may be NULL */
+    uint64_t addr;        /* 0 unknown */
+    uint32_t line;        /* 0 unknown */
+    uint32_t flags;       /* PH_FRAME_* */
+    uint32_t id;          /* 1-based, dense, parents before children */
+    uint32_t depth;       /* roots 0 */
+    uint64_t ext_id;      /* id in the source file (drcctprof context id) */
+    ph_sample *samples;
+};
+
+/* Find or create the child of parent (NULL: a root) with this frame.
+ * Children are found by (func, object, addr, line, flags) through a hash,
+ * so building a tree from N stacks of depth D costs O(N*D). */
+PH_API ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
+                              ph_object *obj, uint64_t addr, uint32_t line,
+                              uint32_t flags);
+/* Create a new child even if an equal one exists (drcctprof files may hold
+ * distinct contexts with equal frames; round trips keep them). */
+PH_API ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,
+                            ph_object *obj, uint64_t addr, uint32_t line,
+                            uint32_t flags);
+PH_API size_t ph_node_count(const ph_profile *p);
+PH_API ph_node *ph_node_at(const ph_profile *p, size_t i);  /* id - 1 */
+
+/* Attach a sample of n values (n <= nreal) to node, with labels copied. */
+PH_API ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
+                                const int64_t *cost, size_t n,
+                                const ph_label *labels, size_t nlabels);
+PH_API size_t ph_sample_count(const ph_profile *p);
+PH_API ph_sample *ph_sample_at(const ph_profile *p, size_t i);
+static inline int64_t ph_sample_value(const ph_sample *s, size_t slot)
+{
+    return slot < s->width ? s->cost[slot] : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Aggregation (lazy, cached)                                          */
+
+/* Selection of parts for aggregates: PH_ALL_PARTS sums every part. */
+#define PH_ALL_PARTS ((int)-1)
+
+/* Totals of real events over the selected part(s): sum of every flat row
+ * and every sample (non-additive events read 0).  Returns a vector of
+ * ph_event_nreal values owned by the profile. */
+PH_API const int64_t *ph_totals(ph_profile *p, int part);
+
+/* Self cost of function f (flat rows plus samples whose node's frame is f;
+ * an inlined frame's samples count for the inlined function). */
+PH_API const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part);
+
+/* Inclusive cost of f, without cycle handling:
+ *   tree data: the cost of every stack through f, each stack counted once
+ *     even when f recurses (so it never exceeds the total);
+ *   flat data: KCachegrind's rule: the sum of the inclusive costs of the
+ *     calls into f from other functions when it has callers, else self +
+ *     the calls f makes to other functions.
+ * The sum of both shapes when a profile holds both.  Cycle-aware inclusive
+ * (strongly connected components) is in analysis/. */
+PH_API const int64_t *ph_func_incl(ph_profile *p, const ph_func *f, int part);
+
+/* Number of calls into f from other functions (flat call records, self calls
+ * excluded) and number of self calls. */
+PH_API uint64_t ph_func_calls(ph_profile *p, const ph_func *f, int part);
+PH_API uint64_t ph_func_self_calls(ph_profile *p, const ph_func *f, int part);
+
+/* Drop every cached aggregate (called by every add function). */
+PH_API void ph_profile_invalidate(ph_profile *p);
+
+/* Turn the context tree into flat rows and call records, exactly: self rows
+ * at each sample's frame position; one call record per (caller frame, callee
+ * function, call site) carrying the inclusive cost of the subtrees, where a
+ * callee already on the stack above is not counted again.  Call counts are
+ * unknown in sampled data: count = number of samples in the subtree.  Does
+ * nothing when the profile has no context nodes or already has rows. */
+PH_API void ph_profile_flatten(ph_profile *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PH_IR_H */

@@ -1,0 +1,1 @@
+# runtime/local.mk -- included by the top Makefile.am

@@ -1,0 +1,1 @@
+# samples/local.mk -- included by the top Makefile.am

@@ -1,0 +1,1 @@
+# tests/bench/local.mk -- make bench: speed and memory against the peers.

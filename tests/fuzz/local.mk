@@ -1,0 +1,3 @@
+# tests/fuzz/local.mk -- libFuzzer targets (--enable-fuzzing).
+if ENABLE_FUZZING
+endif
