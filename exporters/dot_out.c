@@ -1,0 +1,4 @@
+/* exporters/dot_out.c -- work in progress (proto). */
+#include "config.h"
+
+typedef int ph_placeholder_dot_out;

@@ -1,0 +1,4 @@
+/* exporters/folded_out.c -- work in progress (proto). */
+#include "config.h"
+
+typedef int ph_placeholder_folded_out;

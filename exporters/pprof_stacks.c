@@ -1,0 +1,4 @@
+/* exporters/pprof_stacks.c -- work in progress (proto). */
+#include "config.h"
+
+typedef int ph_placeholder_pprof_stacks;

@@ -1,0 +1,4 @@
+/* importers/pprof_in.c -- work in progress (proto). */
+#include "config.h"
+
+typedef int ph_placeholder_pprof_in;

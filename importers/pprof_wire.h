@@ -1,0 +1,4 @@
+/* work in progress */
+#ifndef PH_PPROF_WIRE_H
+#define PH_PPROF_WIRE_H
+#endif
