@@ -1,0 +1,145 @@
+/* analysis.h -- questions asked of a profile: cycles (strongly connected
+ * components of the call graph), grouped and filtered cost tables, callers
+ * and callees of a function.  Analysis reads the IR and never touches bytes.
+ *
+ * Ownership: a ph_table or ph_cycles belongs to its caller and is freed with
+ * ph_table_free / ph_cycles_free; it points into the profile, which must
+ * outlive it.  Entry strings live as long as the table.
+ */
+#ifndef PH_ANALYSIS_H
+#define PH_ANALYSIS_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Cycles                                                              */
+
+/* Strongly connected components of the flat call graph of the selected
+ * part(s) (self calls ignored), as gprof and KCachegrind find them.  Only
+ * components of two or more functions are cycles; they are numbered from 1
+ * in order of their first member's function id.
+ *
+ * Inclusive cost with cycles (gprof's rule, which never exceeds the total):
+ * a member's inclusive is its self cost plus the calls it makes to
+ * functions outside its cycle; the cycle's own inclusive is the members'
+ * self plus every call from a member to outside the cycle. */
+typedef struct ph_cycles ph_cycles;
+
+PH_API ph_cycles *ph_cycles_find(ph_profile *p, int part);
+PH_API void ph_cycles_free(ph_cycles *c);
+PH_API uint32_t ph_cycles_count(const ph_cycles *c);
+/* Cycle number of f (1-based), 0 when f is in no cycle. */
+PH_API uint32_t ph_cycles_of(const ph_cycles *c, const ph_func *f);
+/* Members of cycle n (1-based) in function id order; *count set. */
+PH_API ph_func *const *ph_cycles_members(const ph_cycles *c, uint32_t n,
+                                         size_t *count);
+/* Inclusive of member f under the cycle rule (width nreal); NULL when f is
+ * in no cycle (use ph_func_incl then). */
+PH_API const int64_t *ph_cycles_member_incl(const ph_cycles *c,
+                                            const ph_func *f);
+/* Self and inclusive of cycle n as a whole; calls into it from outside. */
+PH_API const int64_t *ph_cycles_self(const ph_cycles *c, uint32_t n);
+PH_API const int64_t *ph_cycles_incl(const ph_cycles *c, uint32_t n);
+PH_API uint64_t ph_cycles_calls(const ph_cycles *c, uint32_t n);
+
+/* ------------------------------------------------------------------ */
+/* Cost tables                                                         */
+
+typedef enum ph_group {
+    PH_GROUP_FUNCTION = 0,
+    PH_GROUP_FILE,
+    PH_GROUP_OBJECT,
+    PH_GROUP_CLASS,     /* C++ namespace::class from the demangled name */
+} ph_group;
+
+typedef enum ph_sort {
+    PH_SORT_SELF = 0,
+    PH_SORT_INCL,
+    PH_SORT_CALLS,
+} ph_sort;
+
+typedef struct ph_table_opts {
+    ph_group group;
+    int part;              /* PH_ALL_PARTS or a part index */
+    int cycles;            /* add <cycle N> entries and use the cycle rule */
+    const regex_t *focus;  /* keep entries whose name matches; NULL = all */
+    const regex_t *ignore; /* drop entries whose name matches; NULL = none */
+} ph_table_opts;
+
+typedef struct ph_entry {
+    const char *name;      /* function, file, object or class name */
+    const char *file;      /* function's file ("" if none) */
+    const char *object;    /* function's object ("" if none) */
+    const ph_func *func;   /* PH_GROUP_FUNCTION members; NULL otherwise */
+    uint32_t cycle;        /* cycle number of the function or cycle entry */
+    int is_cycle;          /* the entry is "<cycle N>" as a whole */
+    int has_incl;          /* inclusive cost is known */
+    int64_t *self;         /* nreal values */
+    int64_t *incl;         /* nreal values */
+    uint64_t calls;        /* calls from outside (self calls excluded) */
+    uint64_t self_calls;
+} ph_entry;
+
+typedef struct ph_table {
+    ph_profile *profile;
+    ph_entry *entries;
+    size_t count;
+    size_t nreal;
+    const int64_t *totals; /* of the selected part(s), owned by the profile */
+    ph_cycles *cycles;     /* when opts.cycles; owned by the table */
+} ph_table;
+
+/* Build the table of every function (or group) with nonzero self or
+ * inclusive cost or calls.  Inclusive cost of a group (file, object,
+ * class): from a context tree, exactly (each stack counted once per group);
+ * from flat data, the calls into the group from outside it, or when it has
+ * none, its self cost plus its calls out of it. */
+PH_API ph_table *ph_table_build(ph_profile *p, const ph_table_opts *opts);
+PH_API void ph_table_free(ph_table *t);
+/* Value of event ev for an entry (derived events from the entry's sums). */
+PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
+                             const ph_event *ev, int inclusive);
+/* Sort by |value| of ev (or calls), descending; ties by name. */
+PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
+
+/* Class of a demangled C++ name: "geom::Circle::area() const" ->
+ * "geom::Circle"; "main" -> "" (no class).  Writes into buf. */
+PH_API const char *ph_class_of(const char *name, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Around one function                                                 */
+
+/* Callers or callees of f summed per other function (flat call records and
+ * context-tree edges).  For callers: each row's cost is what f costs when
+ * called from that caller; for callees: what f spends in each callee. */
+typedef struct ph_arc {
+    const ph_func *func;  /* the other function */
+    uint64_t count;       /* calls (samples for tree data) */
+    int64_t *incl;        /* nreal values */
+} ph_arc;
+
+typedef struct ph_arcs {
+    ph_arc *arcs;
+    size_t count;
+} ph_arcs;
+
+PH_API ph_arcs *ph_callers(ph_profile *p, const ph_func *f, int part);
+PH_API ph_arcs *ph_callees(ph_profile *p, const ph_func *f, int part);
+PH_API void ph_arcs_free(ph_arcs *a);
+
+/* Functions whose name matches re (regex) or, if none, equals name. */
+PH_API size_t ph_funcs_matching(ph_profile *p, const char *name,
+                                const ph_func ***out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PH_ANALYSIS_H */

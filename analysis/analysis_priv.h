@@ -1,0 +1,34 @@
+/* analysis_priv.h -- helpers shared by the files of analysis/ only. */
+#ifndef PH_ANALYSIS_PRIV_H
+#define PH_ANALYSIS_PRIV_H
+
+#include "analysis.h"
+
+/* Whether a call, sample or node part matches the selection. */
+static inline int ph_part_selected(const ph_part *pt, int part)
+{
+    return part == PH_ALL_PARTS || (pt && (int)pt->index == part);
+}
+
+/* Subtree sums of the context tree for the selected part(s): an array of
+ * node_count * nreal values, row (id - 1) holding the cost of every sample
+ * at or below that node; non-additive events stay 0.  NULL when the profile
+ * has no nodes.  Also the number of samples below each node in *counts
+ * (malloc'd, may be NULL when counts is NULL).  Caller frees both. */
+int64_t *ph_subtree_sums(ph_profile *p, int part, uint64_t **counts);
+
+/* Add n values of b to a. */
+static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] += b[i];
+}
+
+/* The same for a call's inclusive vector, which may be shorter. */
+static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] += ph_call_incl(c, i);
+}
+
+#endif /* PH_ANALYSIS_PRIV_H */

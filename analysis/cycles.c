@@ -1,0 +1,227 @@
+/* cycles.c -- strongly connected components of the flat call graph
+ * (iterative Tarjan, self calls ignored) and gprof's inclusive rule for
+ * cycle members, so that inclusive cost never exceeds the total. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "analysis_priv.h"
+
+struct ph_cycles {
+    ph_profile *p;
+    size_t nfunc, w;
+    uint32_t ncycles;
+    uint32_t *cycle_of;      /* by function id - 1; 0 = none */
+    ph_func **members;       /* grouped by cycle, in function id order */
+    size_t *first;           /* ncycles + 1 offsets into members */
+    int64_t *member_incl;    /* nfunc * w, rows valid for members */
+    int64_t *self;           /* ncycles * w */
+    int64_t *incl;           /* ncycles * w */
+    uint64_t *calls;         /* ncycles */
+};
+
+/* Tarjan's algorithm without recursion: a call stack of (function, next
+ * outgoing call) frames beside the component stack. */
+typedef struct frame {
+    uint32_t v;
+    const ph_call *next;
+} frame;
+
+static const ph_call *next_edge(const ph_call *c, int part)
+{
+    while (c && (c->callee == c->caller || !ph_part_selected(c->part, part)))
+        c = c->next_out;
+    return c;
+}
+
+static uint32_t *find_components(ph_profile *p, int part, size_t n,
+                                 uint32_t *ncomp_sizes_out)
+{
+    uint32_t *index = ph_xcalloc(n, sizeof *index);   /* 0 = unvisited */
+    uint32_t *low = ph_xcalloc(n, sizeof *low);
+    unsigned char *on = ph_xcalloc(n, 1);
+    uint32_t *stack = ph_xmalloc(n * sizeof *stack);
+    frame *calls = ph_xmalloc(n * sizeof *calls);
+    uint32_t *comp = ph_xcalloc(n, sizeof *comp);
+    uint32_t *size = ph_xcalloc(n + 1, sizeof *size);
+    size_t sp = 0, cp;
+    uint32_t counter = 0, ncomp = 0;
+
+    for (size_t root = 0; root < n; root++) {
+        if (index[root])
+            continue;
+        cp = 0;
+        calls[cp++] = (frame){(uint32_t)root,
+                              next_edge(ph_func_at(p, root)->calls_out, part)};
+        index[root] = low[root] = ++counter;
+        stack[sp++] = (uint32_t)root;
+        on[root] = 1;
+        while (cp) {
+            frame *fr = &calls[cp - 1];
+            if (fr->next) {
+                const ph_call *c = fr->next;
+                fr->next = next_edge(c->next_out, part);
+                uint32_t w = c->callee->id - 1;
+                if (!index[w]) {
+                    index[w] = low[w] = ++counter;
+                    stack[sp++] = w;
+                    on[w] = 1;
+                    calls[cp++] = (frame){w, next_edge(c->callee->calls_out,
+                                                       part)};
+                } else if (on[w] && index[w] < low[fr->v]) {
+                    low[fr->v] = index[w];
+                }
+                continue;
+            }
+            uint32_t v = fr->v;
+            cp--;
+            if (cp && low[v] < low[calls[cp - 1].v])
+                low[calls[cp - 1].v] = low[v];
+            if (low[v] != index[v])
+                continue;
+            ncomp++;
+            uint32_t w;
+            do {
+                w = stack[--sp];
+                on[w] = 0;
+                comp[w] = ncomp;
+                size[ncomp]++;
+            } while (w != v);
+        }
+    }
+    /* Keep only components of two or more; renumber by first member id. */
+    uint32_t *renum = ph_xcalloc(ncomp + 1, sizeof *renum);
+    uint32_t ncycles = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = comp[i];
+        if (size[c] < 2) {
+            comp[i] = 0;
+            continue;
+        }
+        if (!renum[c])
+            renum[c] = ++ncycles;
+        comp[i] = renum[c];
+    }
+    free(renum);
+    free(index);
+    free(low);
+    free(on);
+    free(stack);
+    free(calls);
+    free(size);
+    *ncomp_sizes_out = ncycles;
+    return comp;
+}
+
+ph_cycles *ph_cycles_find(ph_profile *p, int part)
+{
+    ph_cycles *c = ph_xcalloc(1, sizeof *c);
+    c->p = p;
+    c->nfunc = ph_func_count(p);
+    c->w = ph_event_nreal(p);
+    size_t n = c->nfunc, w = c->w;
+    c->cycle_of = n ? find_components(p, part, n, &c->ncycles) : NULL;
+
+    uint32_t nc = c->ncycles;
+    c->first = ph_xcalloc(nc + 2, sizeof *c->first);
+    for (size_t i = 0; i < n; i++)
+        if (c->cycle_of[i])
+            c->first[c->cycle_of[i] + 1]++;
+    for (uint32_t k = 1; k <= nc + 1; k++)
+        c->first[k] += c->first[k - 1];
+    c->members = ph_xmalloc((c->first[nc + 1] + 1) * sizeof *c->members);
+    size_t *fill = ph_xcalloc(nc + 1, sizeof *fill);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->cycle_of[i];
+        if (k)
+            c->members[c->first[k] + fill[k]++] = ph_func_at(p, i);
+    }
+    free(fill);
+
+    c->member_incl = ph_xcalloc(n * w + 1, sizeof *c->member_incl);
+    c->self = ph_xcalloc(nc * w + 1, sizeof *c->self);
+    c->incl = ph_xcalloc(nc * w + 1, sizeof *c->incl);
+    c->calls = ph_xcalloc(nc + 1, sizeof *c->calls);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t k = c->cycle_of[i];
+        if (!k)
+            continue;
+        const ph_func *f = ph_func_at(p, i);
+        const int64_t *self = ph_func_self(p, f, part);
+        int64_t *mi = c->member_incl + i * w;
+        ph_vec_add(mi, self, w);
+        ph_vec_add(c->self + (k - 1) * w, self, w);
+        ph_vec_add(c->incl + (k - 1) * w, self, w);
+        for (const ph_call *e = f->calls_out; e; e = e->next_out) {
+            if (!ph_part_selected(e->part, part) || e->callee == f ||
+                c->cycle_of[e->callee->id - 1] == k)
+                continue;
+            ph_vec_add_call(mi, e, w);
+            ph_vec_add_call(c->incl + (k - 1) * w, e, w);
+        }
+        for (const ph_call *e = f->calls_in; e; e = e->next_in)
+            if (ph_part_selected(e->part, part) &&
+                c->cycle_of[e->caller->id - 1] != k)
+                c->calls[k - 1] += e->count;
+    }
+    return c;
+}
+
+void ph_cycles_free(ph_cycles *c)
+{
+    if (!c)
+        return;
+    free(c->cycle_of);
+    free(c->members);
+    free(c->first);
+    free(c->member_incl);
+    free(c->self);
+    free(c->incl);
+    free(c->calls);
+    free(c);
+}
+
+uint32_t ph_cycles_count(const ph_cycles *c)
+{
+    return c->ncycles;
+}
+
+uint32_t ph_cycles_of(const ph_cycles *c, const ph_func *f)
+{
+    if (!f || f->id == 0 || f->id > c->nfunc)
+        return 0;
+    return c->cycle_of[f->id - 1];
+}
+
+ph_func *const *ph_cycles_members(const ph_cycles *c, uint32_t n,
+                                  size_t *count)
+{
+    if (n == 0 || n > c->ncycles) {
+        *count = 0;
+        return NULL;
+    }
+    *count = c->first[n + 1] - c->first[n];
+    return c->members + c->first[n];
+}
+
+const int64_t *ph_cycles_member_incl(const ph_cycles *c, const ph_func *f)
+{
+    if (!ph_cycles_of(c, f))
+        return NULL;
+    return c->member_incl + (f->id - 1) * c->w;
+}
+
+const int64_t *ph_cycles_self(const ph_cycles *c, uint32_t n)
+{
+    return (n && n <= c->ncycles) ? c->self + (n - 1) * c->w : NULL;
+}
+
+const int64_t *ph_cycles_incl(const ph_cycles *c, uint32_t n)
+{
+    return (n && n <= c->ncycles) ? c->incl + (n - 1) * c->w : NULL;
+}
+
+uint64_t ph_cycles_calls(const ph_cycles *c, uint32_t n)
+{
+    return (n && n <= c->ncycles) ? c->calls[n - 1] : 0;
+}

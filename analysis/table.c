@@ -1,0 +1,316 @@
+/* table.c -- the cost table behind every report: one entry per function
+ * (or per file, object or C++ class), with self and inclusive costs,
+ * calls and cycles; filtered by regular expressions and sorted. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_priv.h"
+
+/* Key of a function for grouping, interned so groups compare by handle. */
+static ph_str group_key(ph_profile *p, const ph_func *f, ph_group g)
+{
+    char buf[1024];
+    switch (g) {
+    case PH_GROUP_FILE:
+        return f->file ? f->file->name : 0;
+    case PH_GROUP_OBJECT:
+        return f->object ? f->object->name : 0;
+    case PH_GROUP_CLASS:
+        return ph_str_intern0(p, ph_class_of(ph_str_get(p, f->name), buf,
+                                             sizeof buf));
+    case PH_GROUP_FUNCTION:
+        break;
+    }
+    return f->name;
+}
+
+static int keep_name(const ph_table_opts *o, const char *name)
+{
+    if (o->focus && regexec(o->focus, name, 0, NULL, 0) != 0)
+        return 0;
+    if (o->ignore && regexec(o->ignore, name, 0, NULL, 0) == 0)
+        return 0;
+    return 1;
+}
+
+static int is_zero(const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            return 0;
+    return 1;
+}
+
+static ph_entry *push_entry(ph_table *t, size_t *cap)
+{
+    if (t->count == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
+    }
+    ph_entry *e = &t->entries[t->count++];
+    memset(e, 0, sizeof *e);
+    e->self = ph_xcalloc(t->nreal + 1, sizeof *e->self);
+    e->incl = ph_xcalloc(t->nreal + 1, sizeof *e->incl);
+    return e;
+}
+
+static int has_call_graph(ph_profile *p)
+{
+    return ph_call_count(p) > 0 || ph_node_count(p) > 0;
+}
+
+static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
+{
+    ph_profile *p = t->profile;
+    size_t w = t->nreal;
+    int graph = has_call_graph(p);
+    for (size_t i = 0; i < ph_func_count(p); i++) {
+        const ph_func *f = ph_func_at(p, i);
+        const int64_t *self = ph_func_self(p, f, o->part);
+        const int64_t *incl = NULL;
+        uint32_t cyc = t->cycles ? ph_cycles_of(t->cycles, f) : 0;
+        if (cyc)
+            incl = ph_cycles_member_incl(t->cycles, f);
+        if (!incl)
+            incl = ph_func_incl(p, f, o->part);
+        uint64_t calls = ph_func_calls(p, f, o->part);
+        if (is_zero(self, w) && is_zero(incl, w) && calls == 0)
+            continue;
+        const char *name = ph_str_get(p, f->name);
+        if (!keep_name(o, name))
+            continue;
+        ph_entry *e = push_entry(t, cap);
+        e->name = name;
+        e->file = f->file ? ph_str_get(p, f->file->name) : "";
+        e->object = f->object ? ph_str_get(p, f->object->name) : "";
+        e->func = f;
+        e->cycle = cyc;
+        e->has_incl = graph;
+        e->calls = calls;
+        e->self_calls = ph_func_self_calls(p, f, o->part);
+        memcpy(e->self, self, w * sizeof *self);
+        memcpy(e->incl, incl, w * sizeof *incl);
+    }
+    if (!t->cycles)
+        return;
+    for (uint32_t k = 1; k <= ph_cycles_count(t->cycles); k++) {
+        char name[32];
+        snprintf(name, sizeof name, "<cycle %u>", k);
+        ph_str s = ph_str_intern0(p, name);
+        if (!keep_name(o, ph_str_get(p, s)))
+            continue;
+        ph_entry *e = push_entry(t, cap);
+        e->name = ph_str_get(p, s);
+        e->file = e->object = "";
+        e->cycle = k;
+        e->is_cycle = 1;
+        e->has_incl = 1;
+        e->calls = ph_cycles_calls(t->cycles, k);
+        memcpy(e->self, ph_cycles_self(t->cycles, k), w * sizeof *e->self);
+        memcpy(e->incl, ph_cycles_incl(t->cycles, k), w * sizeof *e->incl);
+    }
+}
+
+/* Inclusive cost of groups in the context tree: each stack counts once per
+ * group, found by a depth-first walk that tracks groups on the stack. */
+static void tree_group_incl(ph_profile *p, int part, const uint32_t *gof,
+                            size_t ngroups, int64_t *incl, size_t w)
+{
+    int64_t *sub = ph_subtree_sums(p, part, NULL);
+    if (!sub)
+        return;
+    uint32_t *on = ph_xcalloc(ngroups + 1, sizeof *on);
+    size_t n = ph_node_count(p);
+    const ph_node **stack = ph_xmalloc((n + 1) * sizeof *stack);
+    for (size_t r = 0; r < n; r++) {
+        const ph_node *root = ph_node_at(p, r);
+        if (root->parent)
+            continue;
+        /* Enter a node, then its first child; leave it when it has no
+         * unvisited child left, then go to its sibling. */
+        size_t sp = 0;
+        const ph_node *cur = root;
+        while (cur) {
+            uint32_t g = cur->func ? gof[cur->func->id - 1] : 0;
+            if (g && on[g]++ == 0)
+                ph_vec_add(incl + (g - 1) * w, sub + (cur->id - 1) * w, w);
+            stack[sp++] = cur;
+            if (cur->child) {
+                cur = cur->child;
+                continue;
+            }
+            cur = NULL;
+            while (sp) {
+                const ph_node *done = stack[--sp];
+                uint32_t dg = done->func ? gof[done->func->id - 1] : 0;
+                if (dg)
+                    on[dg]--;
+                if (done == root)
+                    break;
+                if (done->sibling) {
+                    cur = done->sibling;
+                    break;
+                }
+            }
+        }
+    }
+    free(stack);
+    free(on);
+    free(sub);
+}
+
+static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
+{
+    ph_profile *p = t->profile;
+    size_t w = t->nreal, nf = ph_func_count(p);
+    uint32_t *gof = ph_xcalloc(nf + 1, sizeof *gof);   /* group index + 1 */
+    uint32_t *gstr = ph_xcalloc(ph_str_count(p) + nf + 64, sizeof *gstr);
+    ph_str *keys = ph_xmalloc((nf + 1) * sizeof *keys);
+    size_t ng = 0;
+    for (size_t i = 0; i < nf; i++) {
+        ph_str k = group_key(p, ph_func_at(p, i), o->group);
+        if (!gstr[k]) {
+            keys[ng] = k;
+            gstr[k] = (uint32_t)++ng;
+        }
+        gof[i] = gstr[k];
+    }
+    int64_t *self = ph_xcalloc(ng * w + 1, sizeof *self);
+    int64_t *in = ph_xcalloc(ng * w + 1, sizeof *in);
+    int64_t *out = ph_xcalloc(ng * w + 1, sizeof *out);
+    int64_t *tree = ph_xcalloc(ng * w + 1, sizeof *tree);
+    unsigned char *has_in = ph_xcalloc(ng + 1, 1);
+    uint64_t *calls = ph_xcalloc(ng + 1, sizeof *calls);
+    for (size_t i = 0; i < nf; i++) {
+        const ph_func *f = ph_func_at(p, i);
+        ph_vec_add(self + (gof[i] - 1) * w, ph_func_self(p, f, o->part), w);
+    }
+    for (size_t i = 0; i < ph_call_count(p); i++) {
+        const ph_call *c = ph_call_at(p, i);
+        if (!ph_part_selected(c->part, o->part))
+            continue;
+        uint32_t gc = gof[c->caller->id - 1], ge = gof[c->callee->id - 1];
+        if (gc == ge)
+            continue;
+        ph_vec_add_call(in + (ge - 1) * w, c, w);
+        ph_vec_add_call(out + (gc - 1) * w, c, w);
+        has_in[ge - 1] = 1;
+        calls[ge - 1] += c->count;
+    }
+    tree_group_incl(p, o->part, gof, ng, tree, w);
+    int graph = has_call_graph(p);
+    for (size_t g = 0; g < ng; g++) {
+        int64_t *gs = self + g * w;
+        ph_entry tmp = {0};
+        tmp.name = keys[g] ? ph_str_get(p, keys[g]) : "???";
+        if (!keep_name(o, tmp.name))
+            continue;
+        ph_entry *e = push_entry(t, cap);
+        e->name = tmp.name;
+        e->file = e->object = "";
+        e->has_incl = graph;
+        e->calls = calls[g];
+        memcpy(e->self, gs, w * sizeof *gs);
+        if (ph_call_count(p)) {
+            if (has_in[g])
+                memcpy(e->incl, in + g * w, w * sizeof *e->incl);
+            else {
+                memcpy(e->incl, gs, w * sizeof *e->incl);
+                ph_vec_add(e->incl, out + g * w, w);
+            }
+        } else if (!ph_node_count(p)) {
+            memcpy(e->incl, gs, w * sizeof *e->incl);
+        }
+        ph_vec_add(e->incl, tree + g * w, w);
+        if (is_zero(e->self, w) && is_zero(e->incl, w) && !e->calls) {
+            free(e->self);
+            free(e->incl);
+            t->count--;
+        }
+    }
+    free(gof);
+    free(gstr);
+    free(keys);
+    free(self);
+    free(in);
+    free(out);
+    free(tree);
+    free(has_in);
+    free(calls);
+}
+
+ph_table *ph_table_build(ph_profile *p, const ph_table_opts *opts)
+{
+    ph_table *t = ph_xcalloc(1, sizeof *t);
+    size_t cap = 0;
+    t->profile = p;
+    t->nreal = ph_event_nreal(p);
+    t->totals = ph_totals(p, opts->part);
+    if (opts->group == PH_GROUP_FUNCTION) {
+        if (opts->cycles && ph_call_count(p))
+            t->cycles = ph_cycles_find(p, opts->part);
+        build_functions(t, opts, &cap);
+    } else {
+        build_groups(t, opts, &cap);
+    }
+    return t;
+}
+
+void ph_table_free(ph_table *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->count; i++) {
+        free(t->entries[i].self);
+        free(t->entries[i].incl);
+    }
+    free(t->entries);
+    ph_cycles_free(t->cycles);
+    free(t);
+}
+
+double ph_entry_value(const ph_table *t, const ph_entry *e,
+                      const ph_event *ev, int inclusive)
+{
+    return ph_event_eval(t->profile, ev, inclusive ? e->incl : e->self);
+}
+
+/* qsort has no context argument: the sort keys are computed first. */
+typedef struct keyed {
+    double key;
+    const char *name;
+    size_t index;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? 1 : -1;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
+{
+    keyed *k = ph_xmalloc((t->count + 1) * sizeof *k);
+    for (size_t i = 0; i < t->count; i++) {
+        const ph_entry *e = &t->entries[i];
+        double v = by == PH_SORT_CALLS ? (double)e->calls
+                   : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
+        k[i] = (keyed){fabs(v), e->name, i};
+    }
+    qsort(k, t->count, sizeof *k, cmp_keyed);
+    ph_entry *sorted = ph_xmalloc((t->count + 1) * sizeof *sorted);
+    for (size_t i = 0; i < t->count; i++)
+        sorted[i] = t->entries[k[i].index];
+    free(t->entries);
+    t->entries = sorted;
+    free(k);
+}
