@@ -5,3 +5,5 @@ libph_la_SOURCES += exporters/exporters.h exporters/registry.c
 libph_la_SOURCES += exporters/pprof_stacks.h exporters/pprof_stacks.c \
 	exporters/pprof_out.c exporters/drcctprof_out.c exporters/folded_out.c \
 	exporters/speedscope_out.c exporters/dot_out.c
+# cachegrind: cachegrind.out writer.
+libph_la_SOURCES += exporters/cachegrind_out.c

@@ -24,3 +24,5 @@ importers/drcctprof.pb-c.h: importers/drcctprof.pb-c.c
 	@:
 libph_la_SOURCES += importers/pprof_wire.h importers/pprof_wire.c \
 	importers/pprof_in.c importers/drcctprof_in.c importers/folded_in.c
+# cachegrind: cachegrind.out.<pid> reader.
+libph_la_SOURCES += importers/cachegrind_in.c

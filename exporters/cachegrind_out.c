@@ -1,0 +1,294 @@
+/* cachegrind_out.c -- write a profile as a Cachegrind out-file that
+ * cg_annotate (3.19 Perl and 3.21+ Python) reads: desc: lines, cmd:,
+ * events:, fl=/fn=/count lines grouped by file then function, and a
+ * summary: equal to the sum of the lines.  Calls, jumps, derived events,
+ * addresses and context stacks cannot be held: they are dropped and said.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/exporters.h"
+
+PH_DECLARE_EXPORTER(cachegrind);
+
+/* One output cost line before merging: (file, function, line) and the
+ * offset of its values in the cost pool. */
+typedef struct cg_entry {
+    uint32_t filerank;    /* order of first appearance of the file */
+    uint32_t func;        /* function index (ph_func_at) */
+    uint32_t line;
+    uint32_t seq;         /* order of creation, keeps qsort stable */
+    size_t cost;          /* index into the pool */
+} cg_entry;
+
+typedef struct cg_writer {
+    ph_profile *p;
+    ph_output *out;
+    size_t nout;          /* events written */
+    size_t *slots;        /* slot of each written event */
+    cg_entry *ents;
+    size_t nents, capents;
+    int64_t *pool;
+    size_t npool, cappool;
+    uint32_t *filerank;   /* by file id; 0 = not seen yet */
+    ph_file **files;      /* by rank - 1 */
+    uint32_t nfiles;
+    uint64_t addr_rows;
+} cg_writer;
+
+/* ------------------------------------------------------------------ */
+/* Collecting rows                                                     */
+
+static uint32_t rank_file(cg_writer *w, ph_file *f)
+{
+    size_t id = f ? f->id : 0;   /* 0: no file object at all */
+    if (w->filerank[id] == 0) {
+        w->files[w->nfiles] = f;
+        w->filerank[id] = ++w->nfiles;
+    }
+    return w->filerank[id];
+}
+
+static void add_entry(cg_writer *w, uint32_t filerank, uint32_t func,
+                      uint32_t line, const int64_t *cost)
+{
+    if (w->nents == w->capents) {
+        w->capents = w->capents ? 2 * w->capents : 1024;
+        w->ents = ph_xrealloc(w->ents, w->capents * sizeof *w->ents);
+    }
+    if (w->npool + w->nout > w->cappool) {
+        w->cappool = w->cappool ? 2 * w->cappool : 1024 * w->nout;
+        w->pool = ph_xrealloc(w->pool, w->cappool * sizeof *w->pool);
+    }
+    cg_entry *e = &w->ents[w->nents];
+    e->filerank = filerank;
+    e->func = func;
+    e->line = line;
+    e->seq = (uint32_t)w->nents;
+    e->cost = w->npool;
+    for (size_t k = 0; k < w->nout; k++)
+        w->pool[w->npool + k] = cost[w->slots[k]];
+    w->nents++;
+    w->npool += w->nout;
+}
+
+static void collect_rows(cg_writer *w)
+{
+    size_t nf = ph_func_count(w->p);
+    for (size_t i = 0; i < nf; i++) {
+        ph_func *f = ph_func_at(w->p, i);
+        ph_row_iter it;
+        ph_row r;
+        ph_row_iter_init(&it, w->p, f, NULL);
+        while (ph_row_next(&it, &r)) {
+            ph_file *file = r.file ? r.file : f->file;
+            if (r.addr)
+                w->addr_rows++;
+            add_entry(w, rank_file(w, file), (uint32_t)i, r.line, r.cost);
+        }
+    }
+}
+
+static int compare_entries(const void *a, const void *b)
+{
+    const cg_entry *x = a, *y = b;
+    if (x->filerank != y->filerank)
+        return x->filerank < y->filerank ? -1 : 1;
+    if (x->func != y->func)
+        return x->func < y->func ? -1 : 1;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+
+/* A name on one line: line ends become '?' (the format cannot hold them);
+ * the unknown name (0 or empty) is "???". */
+static void put_name(ph_output *out, const ph_profile *p, ph_str s)
+{
+    const char *t = ph_str_get(p, s);
+    size_t n = ph_str_len(p, s);
+    if (n == 0) {
+        ph_output_puts(out, "???");
+        return;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '\n' || t[i] == '\r') {
+            ph_output_write(out, t + start, i - start);
+            ph_output_puts(out, "?");
+            start = i + 1;
+        }
+    }
+    ph_output_write(out, t + start, n - start);
+}
+
+static void put_meta_line(ph_output *out, const char *key, const char *v)
+{
+    ph_output_puts(out, key);
+    ph_output_puts(out, " ");
+    for (const char *c = v; *c; c++) {
+        char ch = (*c == '\n' || *c == '\r') ? ' ' : *c;
+        ph_output_write(out, &ch, 1);
+    }
+    ph_output_puts(out, "\n");
+}
+
+static void write_header(cg_writer *w)
+{
+    ph_profile *p = w->p;
+    const char *cmd = NULL;
+    size_t nm = ph_meta_count(p);
+    for (size_t i = 0; i < nm; i++) {
+        const char *k, *v;
+        ph_meta_at(p, i, &k, &v);
+        if (strcmp(k, "desc") == 0)
+            put_meta_line(w->out, "desc:", v);
+        else if (strcmp(k, "cmd") == 0 && !cmd)
+            cmd = v;
+    }
+    put_meta_line(w->out, "cmd:", cmd && *cmd ? cmd : "<unknown>");
+    ph_output_puts(w->out, "events:");
+    for (size_t k = 0; k < w->nout; k++) {
+        ph_output_puts(w->out, " ");
+        put_name(w->out, p, ph_event_real(p, w->slots[k])->name);
+    }
+    ph_output_puts(w->out, "\n");
+}
+
+static void put_costs(ph_output *out, const int64_t *c, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        ph_output_puts(out, " ");
+        ph_output_i64(out, c[k]);
+    }
+    ph_output_puts(out, "\n");
+}
+
+/* Sort, merge equal positions, write fl=/fn=/count lines and summary:. */
+static void write_body(cg_writer *w)
+{
+    ph_profile *p = w->p;
+    size_t n = w->nout;
+    int64_t *sum = ph_xcalloc(n ? n : 1, sizeof *sum);
+    int64_t *acc = ph_xcalloc(n ? n : 1, sizeof *acc);
+    qsort(w->ents, w->nents, sizeof *w->ents, compare_entries);
+    uint32_t curfile = 0, curfunc = UINT32_MAX;
+    size_t i = 0;
+    while (i < w->nents) {
+        cg_entry *e = &w->ents[i];
+        memcpy(acc, w->pool + e->cost, n * sizeof *acc);
+        size_t j = i + 1;
+        while (j < w->nents && w->ents[j].filerank == e->filerank
+               && w->ents[j].func == e->func && w->ents[j].line == e->line) {
+            const int64_t *c = w->pool + w->ents[j].cost;
+            for (size_t k = 0; k < n; k++)
+                acc[k] = (int64_t)((uint64_t)acc[k] + (uint64_t)c[k]);
+            j++;
+        }
+        if (e->filerank != curfile) {
+            ph_file *f = w->files[e->filerank - 1];
+            ph_output_puts(w->out, "fl=");
+            put_name(w->out, p, f ? f->name : 0);
+            ph_output_puts(w->out, "\n");
+            curfile = e->filerank;
+            curfunc = UINT32_MAX;
+        }
+        if (e->func != curfunc) {
+            ph_output_puts(w->out, "fn=");
+            put_name(w->out, p, ph_func_at(p, e->func)->name);
+            ph_output_puts(w->out, "\n");
+            curfunc = e->func;
+        }
+        ph_output_u64(w->out, e->line);
+        put_costs(w->out, acc, n);
+        for (size_t k = 0; k < n; k++)
+            sum[k] = (int64_t)((uint64_t)sum[k] + (uint64_t)acc[k]);
+        i = j;
+    }
+    ph_output_puts(w->out, "summary:");
+    put_costs(w->out, sum, n);
+    free(sum);
+    free(acc);
+}
+
+/* Say what the format cannot hold. */
+static void report_drops(cg_writer *w, size_t nderived, size_t nnonadd)
+{
+    ph_profile *p = w->p;
+    if (nderived)
+        ph_output_drop(w->out, "formulas", nderived,
+                       "derived events (cachegrind has no formulas)");
+    if (nnonadd)
+        ph_output_drop(w->out, "nonadditive", nnonadd,
+                       "non-additive events (cachegrind counts add up)");
+    if (ph_call_count(p))
+        ph_output_drop(w->out, "calls", ph_call_count(p),
+                       "call records (cachegrind has no call graph)");
+    if (ph_jump_count(p))
+        ph_output_drop(w->out, "jumps", ph_jump_count(p),
+                       "jump records (cachegrind has no jumps)");
+    if (ph_part_count(p) > 1)
+        ph_output_drop(w->out, "parts", ph_part_count(p),
+                       "parts, summed into one (cachegrind has one part)");
+    if (w->addr_rows)
+        ph_output_drop(w->out, "addresses", w->addr_rows,
+                       "instruction addresses (cachegrind keeps lines only)");
+}
+
+int ph_cachegrind_write(ph_profile *p, ph_output *out, char *err,
+                        size_t errsize)
+{
+    cg_writer w;
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.out = out;
+
+    size_t nsamples = ph_sample_count(p);
+    if (nsamples) {
+        /* stacks become self rows (and calls, dropped below) */
+        ph_profile_flatten(p);
+        ph_output_drop(out, "contexts", nsamples,
+                       "call-stack samples, kept as self costs "
+                       "(cachegrind has no stacks)");
+    }
+
+    size_t nreal = ph_event_nreal(p), nderived = 0, nnonadd = 0;
+    w.slots = ph_xcalloc(nreal ? nreal : 1, sizeof *w.slots);
+    for (size_t i = 0; i < ph_event_count(p); i++) {
+        ph_event *ev = ph_event_at(p, i);
+        if (ev->flags & PH_EV_DERIVED)
+            nderived++;
+        else if (ev->flags & PH_EV_NONADDITIVE)
+            nnonadd++;
+    }
+    for (size_t s = 0; s < nreal; s++)
+        if (!(ph_event_real(p, s)->flags & PH_EV_NONADDITIVE))
+            w.slots[w.nout++] = s;
+    if (w.nout == 0) {
+        free(w.slots);
+        snprintf(err, errsize, "the profile has no additive event to write");
+        return -1;
+    }
+
+    size_t nfiles = ph_file_count(p);
+    w.filerank = ph_xcalloc(nfiles + 2, sizeof *w.filerank);
+    w.files = ph_xcalloc(nfiles + 2, sizeof *w.files);
+
+    collect_rows(&w);
+    report_drops(&w, nderived, nnonadd);
+    write_header(&w);
+    write_body(&w);
+
+    free(w.ents);
+    free(w.pool);
+    free(w.filerank);
+    free(w.files);
+    free(w.slots);
+    return 0;
+}
