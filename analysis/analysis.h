@@ -139,6 +139,44 @@ PH_API void ph_arcs_free(ph_arcs *a);
 PH_API size_t ph_funcs_matching(ph_profile *p, const char *name,
                                 const ph_func ***out);
 
+/* ------------------------------------------------------------------ */
+/* Renaming and merging                                                */
+
+/* A rename rule "s/OLD/NEW/[g]" (POSIX extended regex; NEW may use & and
+ * \1..\9), applied to function or file names before matching. */
+typedef struct ph_rename {
+    regex_t re;
+    char *repl;
+    int global;
+} ph_rename;
+
+/* Parse spec into r; -1 with a message in err when it is not s/OLD/NEW/ or
+ * the regex does not compile. */
+PH_API int ph_rename_parse(ph_rename *r, const char *spec, char *err,
+                           size_t errsize);
+PH_API void ph_rename_free(ph_rename *r);
+/* Apply n rules in order to s; returns s itself when n is 0, else buf. */
+PH_API const char *ph_rename_apply(const ph_rename *rules, size_t n,
+                                   const char *s, char *buf, size_t size);
+
+typedef struct ph_merge_opts {
+    int64_t scale;                 /* +1 to add, -1 to subtract */
+    ph_part *into;                 /* every part of src goes here; NULL:
+                                      each src part becomes a new dst part */
+    const ph_rename *rename_fn;    /* rules for function names */
+    size_t nrename_fn;
+    const ph_rename *rename_file;  /* rules for file names */
+    size_t nrename_file;
+} ph_merge_opts;
+
+/* Add src, scaled, into dst: events by name (real events added as needed,
+ * derived ones defined when dst lacks them), functions by (name, file,
+ * object) after renames, rows, calls, jumps, context nodes and samples.
+ * Metadata keys dst lacks are copied.  src is not changed (its caches may
+ * fill). */
+PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
+                          const ph_merge_opts *o);
+
 #ifdef __cplusplus
 }
 #endif

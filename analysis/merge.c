@@ -1,0 +1,331 @@
+/* merge.c -- copy one profile into another, scaled: the engine behind
+ * merge (scale +1, many inputs streamed into one profile) and behind the
+ * diff as a profile (NEW at +1, BASE at -1).  Functions are matched by
+ * (name, file, object) after rename rules; events by name. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_priv.h"
+
+/* Apply "s/OLD/NEW/" rules in order: NEW may hold & (the match) and \1..\9;
+ * a trailing g replaces every match. */
+const char *ph_rename_apply(const ph_rename *rules, size_t n, const char *s,
+                            char *buf, size_t size)
+{
+    if (n == 0)
+        return s;
+    char tmp[4096];
+    snprintf(buf, size, "%s", s);
+    for (size_t r = 0; r < n; r++) {
+        const ph_rename *rule = &rules[r];
+        size_t o = 0, off = 0, len = strlen(buf);
+        regmatch_t m[10];
+        while (off <= len && regexec(&rule->re, buf + off, 10, m,
+                                     off ? REG_NOTBOL : 0) == 0) {
+            size_t so = off + (size_t)m[0].rm_so, eo = off + (size_t)m[0].rm_eo;
+            for (size_t i = off; i < so && o + 1 < sizeof tmp; i++)
+                tmp[o++] = buf[i];
+            for (const char *q = rule->repl; *q && o + 1 < sizeof tmp; q++) {
+                int g = -1;
+                if (*q == '&')
+                    g = 0;
+                else if (*q == '\\' && q[1] >= '0' && q[1] <= '9')
+                    g = *++q - '0';
+                else if (*q == '\\' && q[1])
+                    q++;
+                if (g < 0) {
+                    tmp[o++] = *q;
+                    continue;
+                }
+                if (m[g].rm_so < 0)
+                    continue;
+                for (regoff_t i = m[g].rm_so; i < m[g].rm_eo && o + 1 < sizeof tmp; i++)
+                    tmp[o++] = buf[off + (size_t)i];
+            }
+            off = eo > so ? eo : eo + 1;
+            if (eo == so && so < len && o + 1 < sizeof tmp)
+                tmp[o++] = buf[so];
+            if (!rule->global)
+                break;
+        }
+        for (size_t i = off; i < len && o + 1 < sizeof tmp; i++)
+            tmp[o++] = buf[i];
+        tmp[o] = '\0';
+        snprintf(buf, size, "%s", tmp);
+    }
+    return buf;
+}
+
+int ph_rename_parse(ph_rename *r, const char *spec, char *err, size_t errsize)
+{
+    /* s<d>OLD<d>NEW<d>[g] with any delimiter d. */
+    if (spec[0] != 's' || !spec[1]) {
+        snprintf(err, errsize, "expected s/OLD/NEW/, got \"%s\"", spec);
+        return -1;
+    }
+    char d = spec[1];
+    const char *a = spec + 2, *b = strchr(a, d);
+    const char *c = b ? strchr(b + 1, d) : NULL;
+    if (!b || !c || (c[1] && strcmp(c + 1, "g") != 0)) {
+        snprintf(err, errsize, "expected s/OLD/NEW/, got \"%s\"", spec);
+        return -1;
+    }
+    char *pat = ph_xmalloc((size_t)(b - a) + 1);
+    memcpy(pat, a, (size_t)(b - a));
+    pat[b - a] = '\0';
+    int rc = regcomp(&r->re, pat, REG_EXTENDED);
+    free(pat);
+    if (rc != 0) {
+        char msg[128];
+        regerror(rc, &r->re, msg, sizeof msg);
+        snprintf(err, errsize, "bad regular expression in \"%s\": %s", spec,
+                 msg);
+        return -1;
+    }
+    r->repl = ph_xmalloc((size_t)(c - b));
+    memcpy(r->repl, b + 1, (size_t)(c - b - 1));
+    r->repl[c - b - 1] = '\0';
+    r->global = c[1] == 'g';
+    return 0;
+}
+
+void ph_rename_free(ph_rename *r)
+{
+    regfree(&r->re);
+    free(r->repl);
+}
+
+/* Per-source maps, indexed by source ids. */
+typedef struct merger {
+    ph_profile *dst, *src;
+    const ph_merge_opts *o;
+    size_t *slot;         /* src slot -> dst slot */
+    size_t sw, dw;
+    ph_func **func;       /* src func id - 1 -> dst func */
+    ph_part **part;       /* src part index -> dst part */
+    int64_t *vec;         /* dw scratch */
+} merger;
+
+static ph_str copy_str(merger *m, ph_str s)
+{
+    return s ? ph_str_intern0(m->dst, ph_str_get(m->src, s)) : 0;
+}
+
+static ph_str renamed(merger *m, ph_str s, const ph_rename *r, size_t n)
+{
+    char buf[4096];
+    if (!s)
+        return 0;
+    return ph_str_intern0(m->dst, ph_rename_apply(r, n, ph_str_get(m->src, s),
+                                                  buf, sizeof buf));
+}
+
+static ph_object *map_object(merger *m, const ph_object *o)
+{
+    if (!o)
+        return NULL;
+    ph_object *d = ph_object_get(m->dst, copy_str(m, o->name));
+    if (!d->start && !d->limit) {
+        d->start = o->start;
+        d->limit = o->limit;
+        d->offset = o->offset;
+        d->build_id = copy_str(m, o->build_id);
+    }
+    return d;
+}
+
+static ph_file *map_file(merger *m, const ph_file *f)
+{
+    if (!f)
+        return NULL;
+    return ph_file_get(m->dst, renamed(m, f->name, m->o->rename_file,
+                                       m->o->nrename_file));
+}
+
+static ph_func *map_func(merger *m, const ph_func *f)
+{
+    if (!f)
+        return NULL;
+    ph_func **slot = &m->func[f->id - 1];
+    if (*slot)
+        return *slot;
+    ph_func *d = ph_func_get(m->dst,
+                             renamed(m, f->name, m->o->rename_fn,
+                                     m->o->nrename_fn),
+                             map_file(m, f->file), map_object(m, f->object));
+    if (!d->mangled)
+        d->mangled = copy_str(m, f->mangled);
+    if (!d->line)
+        d->line = f->line;
+    if (!d->addr)
+        d->addr = f->addr;
+    return *slot = d;
+}
+
+/* Scale and remap a vector of n source values into m->vec. */
+static const int64_t *map_vec(merger *m, const int64_t *v, size_t n)
+{
+    memset(m->vec, 0, (m->dw + 1) * sizeof *m->vec);
+    for (size_t k = 0; k < n && k < m->sw; k++)
+        m->vec[m->slot[k]] += v[k] * m->o->scale;
+    return m->vec;
+}
+
+static void map_events(merger *m)
+{
+    ph_profile *src = m->src, *dst = m->dst;
+    m->sw = ph_event_nreal(src);
+    m->slot = ph_xcalloc(m->sw + 1, sizeof *m->slot);
+    for (size_t k = 0; k < m->sw; k++) {
+        const ph_event *se = ph_event_real(src, k);
+        ph_event *de = ph_event_add(dst, ph_str_get(src, se->name));
+        if (!de->long_name)
+            de->long_name = copy_str(m, se->long_name);
+        if (!de->unit)
+            de->unit = copy_str(m, se->unit);
+        de->scale = se->scale;
+        de->flags |= se->flags & PH_EV_NONADDITIVE;
+        m->slot[k] = (size_t)de->slot;
+    }
+    for (size_t i = 0; i < ph_event_count(src); i++) {
+        const ph_event *se = ph_event_at(src, i);
+        if (!(se->flags & PH_EV_DERIVED) || (se->flags & PH_EV_BUILTIN))
+            continue;
+        if (ph_event_find(dst, ph_str_get(src, se->name)))
+            continue;
+        int col;
+        char err[128];
+        ph_event *de = ph_event_define(dst, ph_str_get(src, se->name),
+                                       ph_str_get(src, se->formula), &col,
+                                       err, sizeof err);
+        if (de && !de->long_name)
+            de->long_name = copy_str(m, se->long_name);
+    }
+    m->dw = ph_event_nreal(dst);
+    m->vec = ph_xcalloc(m->dw + 1, sizeof *m->vec);
+}
+
+static void map_parts(merger *m)
+{
+    size_t n = ph_part_count(m->src);
+    m->part = ph_xcalloc(n + 1, sizeof *m->part);
+    for (size_t i = 0; i < n; i++) {
+        const ph_part *sp = ph_part_at(m->src, i);
+        if (m->o->into) {
+            m->part[i] = m->o->into;
+            continue;
+        }
+        ph_part *dp = ph_part_add(m->dst, sp->kind);
+        dp->number = sp->number;
+        dp->pid = sp->pid;
+        dp->tid = sp->tid;
+        dp->name = copy_str(m, sp->name);
+        dp->trigger = copy_str(m, sp->trigger);
+        m->part[i] = dp;
+    }
+}
+
+static ph_part *part_of(merger *m, const ph_part *sp)
+{
+    if (!sp)
+        return m->o->into ? m->o->into : (ph_part_count(m->dst)
+                                              ? ph_part_at(m->dst, 0)
+                                              : NULL);
+    return m->part[sp->index];
+}
+
+static void copy_flat(merger *m)
+{
+    ph_profile *src = m->src;
+    for (size_t i = 0; i < ph_func_count(src); i++) {
+        const ph_func *f = ph_func_at(src, i);
+        ph_func *df = map_func(m, f);
+        for (size_t pi = 0; pi < ph_part_count(src); pi++) {
+            const ph_part *sp = ph_part_at(src, pi);
+            ph_row_iter it;
+            ph_row r;
+            ph_row_iter_init(&it, src, f, sp);
+            while (ph_row_next(&it, &r))
+                ph_row_add(m->dst, df, part_of(m, sp), r.addr, r.line,
+                           map_file(m, r.file), map_vec(m, r.cost, m->sw),
+                           m->dw);
+        }
+    }
+    for (size_t i = 0; i < ph_call_count(src); i++) {
+        const ph_call *c = ph_call_at(src, i);
+        const int64_t *incl = c->incl ? map_vec(m, c->incl, c->width) : NULL;
+        ph_call_add(m->dst, map_func(m, c->caller), part_of(m, c->part),
+                    c->addr, c->line, map_file(m, c->file),
+                    map_func(m, c->callee), c->target_addr, c->target_line,
+                    c->count, incl, incl ? m->dw : 0);
+    }
+    for (size_t i = 0; i < ph_jump_count(src); i++) {
+        ph_jump j = *ph_jump_at(src, i);
+        j.from = map_func(m, j.from);
+        j.to = map_func(m, j.to);
+        j.part = part_of(m, j.part);
+        j.file = map_file(m, j.file);
+        j.to_file = map_file(m, j.to_file);
+        ph_jump_add(m->dst, &j);
+    }
+}
+
+static void copy_tree(merger *m)
+{
+    ph_profile *src = m->src;
+    size_t n = ph_node_count(src);
+    if (!n)
+        return;
+    ph_node **map = ph_xcalloc(n, sizeof *map);
+    ph_label *labels = NULL;
+    size_t lcap = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ph_node *sn = ph_node_at(src, i);
+        ph_node *parent = sn->parent ? map[sn->parent->id - 1] : NULL;
+        map[i] = ph_node_child(m->dst, parent, map_func(m, sn->func),
+                               map_object(m, sn->object), sn->addr, sn->line,
+                               sn->flags);
+        for (const ph_sample *s = sn->samples; s; s = s->next) {
+            if (s->nlabels > lcap) {
+                lcap = s->nlabels;
+                labels = ph_xrealloc(labels, lcap * sizeof *labels);
+            }
+            for (uint32_t l = 0; l < s->nlabels; l++) {
+                labels[l] = s->labels[l];
+                labels[l].key = copy_str(m, s->labels[l].key);
+                labels[l].str = copy_str(m, s->labels[l].str);
+                labels[l].num_unit = copy_str(m, s->labels[l].num_unit);
+            }
+            ph_sample_add(m->dst, map[i], part_of(m, s->part),
+                          map_vec(m, s->cost, s->width), m->dw, labels,
+                          s->nlabels);
+        }
+    }
+    free(labels);
+    free(map);
+}
+
+void ph_merge_into(ph_profile *dst, ph_profile *src, const ph_merge_opts *o)
+{
+    merger m = {.dst = dst, .src = src, .o = o};
+    map_events(&m);
+    map_parts(&m);
+    m.func = ph_xcalloc(ph_func_count(src) + 1, sizeof *m.func);
+    for (size_t i = 0; i < ph_meta_count(src); i++) {
+        const char *k, *v;
+        ph_meta_at(src, i, &k, &v);
+        if (!ph_meta_get(dst, k))
+            ph_meta_add(dst, k, v);
+    }
+    if (ph_profile_approx(src))
+        ph_profile_set_approx(dst, ph_profile_approx(src));
+    copy_flat(&m);
+    copy_tree(&m);
+    free(m.slot);
+    free(m.part);
+    free(m.func);
+    free(m.vec);
+}
