@@ -12,8 +12,6 @@
 
 #include "exporters/exporters.h"
 
-PH_DECLARE_EXPORTER(cachegrind);
-
 /* One output cost line before merging: (file, function, line) and the
  * offset of its values in the cost pool. */
 typedef struct cg_entry {

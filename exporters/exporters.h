@@ -11,4 +11,6 @@
 
 /* One line per format, in registry order. */
 
+PH_DECLARE_EXPORTER(cachegrind);
+
 #endif /* PH_EXPORTERS_H */

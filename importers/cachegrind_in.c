@@ -12,8 +12,6 @@
 
 #include "importers/importers.h"
 
-PH_DECLARE_IMPORTER(cachegrind);
-
 typedef struct cg_reader {
     ph_input *in;
     ph_profile *p;

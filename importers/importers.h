@@ -13,4 +13,6 @@
 /* One line per format, in registry order (ties in sniffing go to the
  * earlier one). */
 
+PH_DECLARE_IMPORTER(cachegrind);
+
 #endif /* PH_IMPORTERS_H */
