@@ -61,6 +61,11 @@ PH_API const ph_format *ph_exporter_for_path(const char *path);
 PH_API ph_profile *ph_load(const char *path, const char *forced,
                            const char *exe, ph_input **in_out,
                            char *err, size_t errsize);
+/* As ph_load, on an input the caller opened (memory buffers for fuzzers and
+ * tests; a front end that installs a progress hook first).  The input stays
+ * the caller's; on failure err holds the full message to print. */
+PH_API ph_profile *ph_load_input(ph_input *in, const char *forced,
+                                 char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

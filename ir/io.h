@@ -79,6 +79,17 @@ PH_API uint64_t ph_input_lineno(const ph_input *in);
  * records "unexpected end of data" at the offset and returns -1. */
 PH_API size_t ph_input_offset(const ph_input *in);
 PH_API int ph_input_seek(ph_input *in, size_t off);
+/* Bytes left after the cursor (compare a count from the file against it
+ * before allocating). */
+PH_API size_t ph_input_left(const ph_input *in);
+/* Take n bytes at the cursor (*p points into the data) and advance; or
+ * record "unexpected end of data" and return -1. */
+PH_API int ph_input_get_bytes(ph_input *in, size_t n, const unsigned char **p);
+/* Fixed-width little-endian integers at the cursor; 0 or -1 as above. */
+PH_API int ph_input_get_u8(ph_input *in, uint8_t *v);
+PH_API int ph_input_get_u16le(ph_input *in, uint16_t *v);
+PH_API int ph_input_get_u32le(ph_input *in, uint32_t *v);
+PH_API int ph_input_get_u64le(ph_input *in, uint64_t *v);
 
 /* --- errors and warnings ---
  * ph_input_error_at(in, line, col, fmt, ...): text position (1-based; col 0
@@ -139,7 +150,8 @@ PH_API void ph_output_set_gzip(ph_output *out);
 /* Flush, fsync-free close and rename into place. Returns 0, or -1 with err
  * filled (then nothing is left behind and an existing target is intact). */
 PH_API int ph_output_commit(ph_output *out, char *err, size_t errsize);
-/* Drop everything written: the temporary file is removed. */
+/* Drop everything written: the temporary file is removed.  Commit and abort
+ * both free out (read the drop warnings below before either). */
 PH_API void ph_output_abort(ph_output *out);
 /* Writer options from the command line (-O key=value; dot's thresholds):
  * set by the front end, read by writers; NULL when not set. */
