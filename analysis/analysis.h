@@ -177,6 +177,70 @@ typedef struct ph_merge_opts {
 PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
                           const ph_merge_opts *o);
 
+/* ------------------------------------------------------------------ */
+/* Diff                                                                */
+
+typedef enum ph_match {
+    PH_MATCH_NAME_FILE_OBJECT = 0,  /* default */
+    PH_MATCH_NAME,
+    PH_MATCH_NAME_FILE,
+} ph_match;
+
+typedef enum ph_diff_by {
+    PH_BY_FUNCTION = 0,
+    PH_BY_FILE,
+    PH_BY_OBJECT,
+    PH_BY_LINE,      /* file:line of flat rows */
+    PH_BY_PATH,      /* whole call paths of the context tree */
+} ph_diff_by;
+
+typedef struct ph_diff_opts {
+    ph_match match;
+    ph_diff_by by;
+    int normalize;                 /* scale NEW to BASE's total per event */
+    const ph_rename *rename_fn;
+    size_t nrename_fn;
+    const ph_rename *rename_file;
+    size_t nrename_file;
+} ph_diff_opts;
+
+enum { PH_DIFF_IN_BASE = 1, PH_DIFF_IN_NEW = 2 };
+
+typedef struct ph_diff_row {
+    char *name, *file, *object;
+    int status;          /* PH_DIFF_IN_BASE | PH_DIFF_IN_NEW */
+    int64_t *bv;         /* base's real values (its nreal) */
+    int64_t *nv;         /* new's real values (its nreal) */
+} ph_diff_row;
+
+typedef struct ph_diff {
+    ph_profile *base, *newp;
+    ph_diff_opts opts;
+    size_t nevents;                /* events both sides have, base order */
+    const ph_event **bev, **nev;   /* the same event on each side */
+    double *scale;                 /* normalisation factor per event */
+    size_t bw, nw;
+    ph_diff_row *rows;
+    size_t count;
+} ph_diff;
+
+/* Match base and new by the rule in o (self costs; derived events on each
+ * side's sums).  Rows keep the order of first appearance until sorted. */
+PH_API ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
+                              const ph_diff_opts *o);
+PH_API void ph_diff_free(ph_diff *d);
+PH_API double ph_diff_base_value(const ph_diff *d, const ph_diff_row *r,
+                                 size_t e);
+/* New's value, normalised when asked. */
+PH_API double ph_diff_new_value(const ph_diff *d, const ph_diff_row *r,
+                                size_t e);
+PH_API double ph_diff_base_total(const ph_diff *d, size_t e);
+PH_API double ph_diff_new_total(const ph_diff *d, size_t e);
+/* Sort by |new - base| of event e, descending. */
+PH_API void ph_diff_sort(ph_diff *d, size_t e);
+/* Index of a common event by name, (size_t)-1 when absent. */
+PH_API size_t ph_diff_event_index(const ph_diff *d, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

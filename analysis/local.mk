@@ -1,5 +1,6 @@
 # analysis/local.mk -- questions asked of a profile (reads the IR only).
 libph_la_SOURCES += analysis/analysis.h analysis/analysis_priv.h \
 	analysis/subtree.c analysis/cycles.c analysis/table.c \
-	analysis/classname.c analysis/arcs.c analysis/merge.c
+	analysis/classname.c analysis/arcs.c analysis/merge.c \
+	analysis/diff.c
 pkginclude_HEADERS += analysis/analysis.h

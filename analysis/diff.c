@@ -1,0 +1,367 @@
+/* diff.c -- what changed between two profiles: rows matched by function
+ * identity (or file, object, line, call path) across any two formats, with
+ * the events both sides have, derived events evaluated on each side's sums. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_priv.h"
+
+/* One side's contribution before matching. */
+typedef struct item {
+    char *key;              /* match key */
+    char *name, *file, *object;
+    int64_t *v;             /* side's nreal values */
+} item;
+
+typedef struct side {
+    ph_profile *p;
+    item *items;
+    size_t n, cap;
+    size_t w;
+} side;
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = ph_xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+static item *add_item(side *s)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
+    }
+    item *it = &s->items[s->n++];
+    memset(it, 0, sizeof *it);
+    it->v = ph_xcalloc(s->w + 1, sizeof *it->v);
+    return it;
+}
+
+static void set_names(item *it, const ph_diff_opts *o, const char *name,
+                      const char *file, const char *object)
+{
+    char b1[4096], b2[4096], key[8192];
+    if (o->by == PH_BY_FILE)  /* the name is a file's */
+        name = ph_rename_apply(o->rename_file, o->nrename_file, name, b1,
+                               sizeof b1);
+    else
+        name = ph_rename_apply(o->rename_fn, o->nrename_fn, name, b1,
+                               sizeof b1);
+    file = ph_rename_apply(o->rename_file, o->nrename_file, file, b2,
+                           sizeof b2);
+    it->name = xstrdup(name);
+    it->file = xstrdup(file);
+    it->object = xstrdup(object);
+    switch (o->by == PH_BY_FUNCTION ? o->match : PH_MATCH_NAME) {
+    case PH_MATCH_NAME:
+        snprintf(key, sizeof key, "%s", name);
+        break;
+    case PH_MATCH_NAME_FILE:
+        snprintf(key, sizeof key, "%s\x1f%s", name, file);
+        break;
+    case PH_MATCH_NAME_FILE_OBJECT:
+        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", name, file, object);
+        break;
+    }
+    it->key = xstrdup(key);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static void collect_table(side *s, const ph_diff_opts *o)
+{
+    static const ph_group groups[] = {
+        [PH_BY_FUNCTION] = PH_GROUP_FUNCTION,
+        [PH_BY_FILE] = PH_GROUP_FILE,
+        [PH_BY_OBJECT] = PH_GROUP_OBJECT,
+    };
+    ph_table_opts to = {.group = groups[o->by], .part = PH_ALL_PARTS};
+    ph_table *t = ph_table_build(s->p, &to);
+    for (size_t i = 0; i < t->count; i++) {
+        const ph_entry *e = &t->entries[i];
+        item *it = add_item(s);
+        /* Objects are compared by base name: two builds live in two
+         * folders. */
+        if (o->by == PH_BY_OBJECT)
+            set_names(it, o, base_name(e->name), "", "");
+        else
+            set_names(it, o, e->name, e->file, base_name(e->object));
+        memcpy(it->v, e->self, s->w * sizeof *it->v);
+    }
+    ph_table_free(t);
+}
+
+static void collect_lines(side *s, const ph_diff_opts *o)
+{
+    for (size_t i = 0; i < ph_func_count(s->p); i++) {
+        const ph_func *f = ph_func_at(s->p, i);
+        ph_row_iter it;
+        ph_row r;
+        ph_row_iter_init(&it, s->p, f, NULL);
+        while (ph_row_next(&it, &r)) {
+            char name[64];
+            snprintf(name, sizeof name, "%u", r.line);
+            item *x = add_item(s);
+            set_names(x, o, name,
+                      r.file ? ph_str_get(s->p, r.file->name) : "", "");
+            free(x->key);
+            char key[8192];
+            snprintf(key, sizeof key, "%s:%s", x->file, x->name);
+            x->key = xstrdup(key);
+            for (size_t k = 0; k < s->w; k++)
+                x->v[k] = r.cost[k];
+        }
+    }
+}
+
+static void collect_paths(side *s, const ph_diff_opts *o)
+{
+    ph_profile *p = s->p;
+    size_t n = ph_node_count(p);
+    char **path = ph_xcalloc(n + 1, sizeof *path);
+    for (size_t i = 0; i < n; i++) {
+        const ph_node *nd = ph_node_at(p, i);
+        char b[4096];
+        const char *fn = nd->func ? ph_str_get(p, nd->func->name) : "<root>";
+        fn = ph_rename_apply(o->rename_fn, o->nrename_fn, fn, b, sizeof b);
+        const char *up = nd->parent ? path[nd->parent->id - 1] : NULL;
+        size_t len = (up ? strlen(up) + 1 : 0) + strlen(fn) + 1;
+        path[i] = ph_xmalloc(len);
+        snprintf(path[i], len, "%s%s%s", up ? up : "", up ? ";" : "", fn);
+        if (!nd->samples)
+            continue;
+        item *x = add_item(s);
+        x->name = xstrdup(path[i]);
+        x->file = xstrdup("");
+        x->object = xstrdup("");
+        x->key = xstrdup(path[i]);
+        for (const ph_sample *sm = nd->samples; sm; sm = sm->next)
+            for (size_t k = 0; k < s->w; k++)
+                if (!(ph_event_real(p, k)->flags & PH_EV_NONADDITIVE))
+                    x->v[k] += ph_sample_value(sm, k);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(path[i]);
+    free(path);
+}
+
+static void collect(side *s, const ph_diff_opts *o)
+{
+    s->w = ph_event_nreal(s->p);
+    if (o->by == PH_BY_LINE)
+        collect_lines(s, o);
+    else if (o->by == PH_BY_PATH)
+        collect_paths(s, o);
+    else
+        collect_table(s, o);
+}
+
+/* Open-addressing map from key to row index. */
+typedef struct keymap {
+    const char **keys;
+    size_t *rows;
+    size_t cap;
+} keymap;
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static size_t *keymap_slot(keymap *m, const char *key)
+{
+    size_t i = hash_str(key) & (m->cap - 1);
+    while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+        i = (i + 1) & (m->cap - 1);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->rows[i] = (size_t)-1;
+    }
+    return &m->rows[i];
+}
+
+static void free_side(side *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->items[i].key);
+        free(s->items[i].name);
+        free(s->items[i].file);
+        free(s->items[i].object);
+        free(s->items[i].v);
+    }
+    free(s->items);
+}
+
+/* Events both sides can show: real or derived on each side, by name. */
+static void common_events(ph_diff *d)
+{
+    size_t n = ph_event_count(d->base);
+    d->bev = ph_xcalloc(n + 1, sizeof *d->bev);
+    d->nev = ph_xcalloc(n + 1, sizeof *d->nev);
+    for (size_t i = 0; i < n; i++) {
+        const ph_event *be = ph_event_at(d->base, i);
+        const ph_event *ne =
+            ph_event_find(d->newp, ph_str_get(d->base, be->name));
+        if (!ne || (be->flags & PH_EV_NONADDITIVE))
+            continue;
+        d->bev[d->nevents] = be;
+        d->nev[d->nevents] = ne;
+        d->nevents++;
+    }
+}
+
+static ph_diff_row *add_row(ph_diff *d, size_t *cap)
+{
+    if (d->count == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        d->rows = ph_xrealloc(d->rows, *cap * sizeof *d->rows);
+    }
+    ph_diff_row *r = &d->rows[d->count++];
+    memset(r, 0, sizeof *r);
+    r->bv = ph_xcalloc(d->bw + 1, sizeof *r->bv);
+    r->nv = ph_xcalloc(d->nw + 1, sizeof *r->nv);
+    return r;
+}
+
+ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
+                       const ph_diff_opts *o)
+{
+    ph_diff *d = ph_xcalloc(1, sizeof *d);
+    d->base = base;
+    d->newp = newp;
+    d->opts = *o;
+    d->bw = ph_event_nreal(base);
+    d->nw = ph_event_nreal(newp);
+    common_events(d);
+    side b = {.p = base}, n = {.p = newp};
+    collect(&b, o);
+    collect(&n, o);
+
+    keymap m;
+    m.cap = 16;
+    while (m.cap < 2 * (b.n + n.n) + 16)
+        m.cap *= 2;
+    m.keys = ph_xcalloc(m.cap, sizeof *m.keys);
+    m.rows = ph_xcalloc(m.cap, sizeof *m.rows);
+    size_t cap = 0;
+    side *sides[2] = {&b, &n};
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sides[s]->n; i++) {
+            item *it = &sides[s]->items[i];
+            size_t *row = keymap_slot(&m, it->key);
+            if (*row == (size_t)-1) {
+                *row = d->count;
+                ph_diff_row *r = add_row(d, &cap);
+                r->name = xstrdup(it->name);
+                r->file = xstrdup(it->file);
+                r->object = xstrdup(it->object);
+            }
+            ph_diff_row *r = &d->rows[*row];
+            r->status |= s == 0 ? PH_DIFF_IN_BASE : PH_DIFF_IN_NEW;
+            ph_vec_add(s == 0 ? r->bv : r->nv, it->v, sides[s]->w);
+        }
+    }
+    free(m.keys);
+    free(m.rows);
+    free_side(&b);
+    free_side(&n);
+
+    /* Normalisation: NEW scaled to BASE's total, per event. */
+    d->scale = ph_xmalloc((d->nevents + 1) * sizeof *d->scale);
+    const int64_t *bt = ph_totals(base, PH_ALL_PARTS);
+    const int64_t *nt = ph_totals(newp, PH_ALL_PARTS);
+    for (size_t e = 0; e < d->nevents; e++) {
+        double btot = ph_event_eval(base, d->bev[e], bt);
+        double ntot = ph_event_eval(newp, d->nev[e], nt);
+        d->scale[e] = (o->normalize && ntot != 0) ? btot / ntot : 1.0;
+    }
+    return d;
+}
+
+double ph_diff_base_value(const ph_diff *d, const ph_diff_row *r, size_t e)
+{
+    return ph_event_eval(d->base, d->bev[e], r->bv);
+}
+
+double ph_diff_new_value(const ph_diff *d, const ph_diff_row *r, size_t e)
+{
+    return ph_event_eval(d->newp, d->nev[e], r->nv) * d->scale[e];
+}
+
+double ph_diff_base_total(const ph_diff *d, size_t e)
+{
+    return ph_event_eval(d->base, d->bev[e], ph_totals(d->base, PH_ALL_PARTS));
+}
+
+double ph_diff_new_total(const ph_diff *d, size_t e)
+{
+    return ph_event_eval(d->newp, d->nev[e], ph_totals(d->newp, PH_ALL_PARTS)) *
+           d->scale[e];
+}
+
+static const ph_diff *sort_ctx;
+static size_t sort_event;
+
+static int cmp_rows(const void *a, const void *b)
+{
+    const ph_diff_row *x = a, *y = b;
+    double dx = ph_diff_new_value(sort_ctx, x, sort_event) -
+                ph_diff_base_value(sort_ctx, x, sort_event);
+    double dy = ph_diff_new_value(sort_ctx, y, sort_event) -
+                ph_diff_base_value(sort_ctx, y, sort_event);
+    dx = dx < 0 ? -dx : dx;
+    dy = dy < 0 ? -dy : dy;
+    if (dx != dy)
+        return dx < dy ? 1 : -1;
+    int c = strcmp(x->name, y->name);
+    return c ? c : strcmp(x->file, y->file);
+}
+
+void ph_diff_sort(ph_diff *d, size_t e)
+{
+    if (e >= d->nevents)
+        return;
+    sort_ctx = d;
+    sort_event = e;
+    qsort(d->rows, d->count, sizeof *d->rows, cmp_rows);
+    sort_ctx = NULL;
+}
+
+size_t ph_diff_event_index(const ph_diff *d, const char *name)
+{
+    for (size_t e = 0; e < d->nevents; e++)
+        if (strcmp(ph_str_get(d->base, d->bev[e]->name), name) == 0)
+            return e;
+    return (size_t)-1;
+}
+
+void ph_diff_free(ph_diff *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->count; i++) {
+        free(d->rows[i].name);
+        free(d->rows[i].file);
+        free(d->rows[i].object);
+        free(d->rows[i].bv);
+        free(d->rows[i].nv);
+    }
+    free(d->rows);
+    free(d->bev);
+    free(d->nev);
+    free(d->scale);
+    free(d);
+}
