@@ -17,6 +17,8 @@
  * a '*' is a pattern on the whole file name ("callgrind.out.*"). */
 static const ph_format exporters[] = {
     /* PH_EXPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
+    PH_EXPORTER(cachegrind, "Cachegrind out-file, for cg_annotate",
+                "cachegrind cachegrind.out.*", PH_CAP_LINES | PH_CAP_NEGATIVE),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 

@@ -18,6 +18,8 @@
 
 static const ph_format importers[] = {
     /* PH_IMPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
+    PH_IMPORTER(cachegrind, "Cachegrind out-file (valgrind --tool=cachegrind)",
+                "cachegrind cachegrind.out.*", PH_CAP_LINES),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 
