@@ -1,4 +1,287 @@
-/* importers/pprof_wire.c -- work in progress (proto). */
+/* pprof_wire.c -- protobuf at the wire level, for the pprof and drcctprof
+ * importers: decoding itself is protobuf-c's job; this file walks the
+ * top-level fields to know byte offsets (error messages name the offset of
+ * the bad sample or location), votes on which schema a buffer follows, and
+ * maps the files' 64-bit ids to dense indices. */
 #include "config.h"
 
-typedef int ph_placeholder_pprof_wire;
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "importers/pprof_wire.h"
+
+/* Read a varint at *pos; 0 on success, -1 when truncated or too long. */
+static int read_varint(const unsigned char *d, size_t len, size_t *pos,
+                       uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (*pos >= len)
+            return -1;
+        unsigned char b = d[(*pos)++];
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = x;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Skip one field value of wire type wt; -1 when it does not fit. */
+static int skip_value(const unsigned char *d, size_t len, size_t *pos,
+                      unsigned wt)
+{
+    uint64_t v;
+    switch (wt) {
+    case 0:
+        return read_varint(d, len, pos, &v);
+    case 1:
+        if (len - *pos < 8)
+            return -1;
+        *pos += 8;
+        return 0;
+    case 2:
+        if (read_varint(d, len, pos, &v) < 0 || v > len - *pos)
+            return -1;
+        *pos += (size_t)v;
+        return 0;
+    case 5:
+        if (len - *pos < 4)
+            return -1;
+        *pos += 4;
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+static void push_offset(ph_pb_index *ix, int f, size_t off)
+{
+    if (ix->n[f] == ix->cap[f]) {
+        ix->cap[f] = ix->cap[f] ? 2 * ix->cap[f] : 16;
+        ix->off[f] = ph_xrealloc(ix->off[f], ix->cap[f] * sizeof(size_t));
+    }
+    ix->off[f][ix->n[f]++] = off;
+}
+
+int ph_pb_index_build(ph_pb_index *ix, const unsigned char *data,
+                      size_t len, size_t *bad_off, const char **why)
+{
+    size_t pos = 0;
+    memset(ix, 0, sizeof *ix);
+    while (pos < len) {
+        size_t start = pos;
+        uint64_t key;
+        if (read_varint(data, len, &pos, &key) < 0) {
+            *bad_off = start;
+            *why = "truncated field key";
+            return -1;
+        }
+        uint64_t f = key >> 3;
+        unsigned wt = (unsigned)(key & 7);
+        if (f == 0) {
+            *bad_off = start;
+            *why = "field number 0 is not valid protobuf";
+            return -1;
+        }
+        if (skip_value(data, len, &pos, wt) < 0) {
+            *bad_off = start;
+            *why = wt == 3 || wt == 4 || wt > 5
+                ? "unsupported protobuf wire type"
+                : "field runs past the end of the data";
+            return -1;
+        }
+        if (f <= PH_PB_MAXFIELD)
+            push_offset(ix, (int)f, start);
+    }
+    return 0;
+}
+
+void ph_pb_index_free(ph_pb_index *ix)
+{
+    for (int f = 0; f <= PH_PB_MAXFIELD; f++)
+        free(ix->off[f]);
+    memset(ix, 0, sizeof *ix);
+}
+
+size_t ph_pb_index_off(const ph_pb_index *ix, int f, size_t i)
+{
+    if (f < 0 || f > PH_PB_MAXFIELD || i >= ix->n[f])
+        return 0;
+    return ix->off[f][i];
+}
+
+/* ------------------------------------------------------------------ */
+/* Sniffing                                                           */
+
+/* Shape of a nested message: bit (2*f + (wt==2)) per field seen. Returns
+ * -1 when the bytes are not a well-formed message using wire types 0/2
+ * and field numbers 1..15. */
+static int64_t message_shape(const unsigned char *d, size_t len)
+{
+    size_t pos = 0;
+    int64_t shape = 0;
+    while (pos < len) {
+        uint64_t key;
+        if (read_varint(d, len, &pos, &key) < 0)
+            return -1;
+        uint64_t f = key >> 3;
+        unsigned wt = (unsigned)(key & 7);
+        if (f == 0 || f > 15 || (wt != 0 && wt != 2))
+            return -1;
+        if (skip_value(d, len, &pos, wt) < 0)
+            return -1;
+        shape |= (int64_t)1 << (2 * f + (wt == 2));
+    }
+    return shape;
+}
+
+#define SEEN(shape, f, ld) (((shape) >> (2 * (f) + (ld))) & 1)
+
+static int looks_like_text(const unsigned char *d, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (d[i] < 0x20 && d[i] != '\t' && d[i] != '\n' && d[i] != '\r')
+            return 0;
+    return 1;
+}
+
+int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
+{
+    size_t pos = 0;
+    int fields = 0, pprof = 0, drcc = 0;
+    *kind = '?';
+    while (pos < len) {
+        uint64_t key, v;
+        if (read_varint(data, len, &pos, &key) < 0)
+            break;                       /* truncated sniff window */
+        uint64_t f = key >> 3;
+        unsigned wt = (unsigned)(key & 7);
+        if (f == 0 || f > 15 || (wt != 0 && wt != 2))
+            return 0;
+        if (wt == 0) {
+            if (read_varint(data, len, &pos, &v) < 0)
+                break;
+            if (f >= 1 && f <= 6)
+                return 0;                /* repeated messages in both */
+            if (f >= 7)
+                pprof += 3;              /* drop_frames, time_nanos, ... */
+            fields++;
+            continue;
+        }
+        if (read_varint(data, len, &pos, &v) < 0)
+            break;
+        if (v > len - pos) {
+            /* Truncated by the sniff window: judge what we have. */
+            if (fields == 0 && len - pos < 2)
+                return 0;
+            fields++;
+            break;
+        }
+        const unsigned char *m = data + pos;
+        size_t mlen = (size_t)v;
+        pos += mlen;
+        fields++;
+        if (f == 6) {
+            int64_t sh = message_shape(m, mlen);
+            if (mlen > 0 && looks_like_text(m, mlen))
+                pprof += 2;              /* a string of the table */
+            else if (sh > 0)
+                drcc += 2;               /* a SourceFile message */
+            else if (mlen > 0)
+                return 0;
+            continue;
+        }
+        if (f == 7) {
+            drcc += 3;                   /* string table */
+            continue;
+        }
+        if (f > 7) {
+            if (f == 11 && message_shape(m, mlen) >= 0)
+                pprof += 3;              /* period_type */
+            else if (f == 11)
+                return 0;
+            else
+                pprof += 1;              /* packed comments */
+            continue;
+        }
+        int64_t sh = message_shape(m, mlen);
+        if (sh < 0)
+            return 0;
+        if (f == 1 && SEEN(sh, 3, 0))
+            drcc += 2;                   /* MetricType.des */
+        if (f == 3 && SEEN(sh, 4, 1))
+            drcc += 3;                   /* Context.children_id (packed) */
+        if (f == 3 && (SEEN(sh, 5, 0) || SEEN(sh, 6, 0) || SEEN(sh, 7, 0)))
+            pprof += 3;                  /* Mapping filename, build id */
+        if (f == 4 && SEEN(sh, 2, 1))
+            drcc += 2;                   /* Location.line at field 2 */
+        if (f == 4 && (SEEN(sh, 4, 1) || SEEN(sh, 3, 0)))
+            pprof += 2;                  /* Location.line at 4, address */
+        if (f == 2 && (SEEN(sh, 1, 1) || SEEN(sh, 3, 1)))
+            pprof += 1;                  /* Sample.location_id packed */
+        if (f == 2 && SEEN(sh, 1, 0) && SEEN(sh, 2, 1))
+            drcc += 1;                   /* context_id + Metric */
+    }
+    if (fields == 0)
+        return 0;
+    if (pprof > drcc)
+        *kind = 'p';
+    else if (drcc > pprof)
+        *kind = 'd';
+    return 10 + 5 * (fields > 8 ? 8 : fields);
+}
+
+/* ------------------------------------------------------------------ */
+/* Id maps                                                            */
+
+static size_t hash_id(uint64_t id)
+{
+    id ^= id >> 33;
+    id *= 0xff51afd7ed558ccdULL;
+    id ^= id >> 33;
+    return (size_t)id;
+}
+
+void ph_idmap_init(ph_idmap *m, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n + 1)
+        cap *= 2;
+    m->keys = ph_xcalloc(cap, sizeof *m->keys);
+    m->vals = ph_xcalloc(cap, sizeof *m->vals);
+    m->mask = cap - 1;
+}
+
+void ph_idmap_free(ph_idmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx)
+{
+    size_t i = hash_id(id) & m->mask;
+    while (m->vals[i]) {
+        if (m->keys[i] == id)
+            return -1;
+        i = (i + 1) & m->mask;
+    }
+    m->keys[i] = id;
+    m->vals[i] = idx + 1;
+    return 0;
+}
+
+int64_t ph_idmap_get(const ph_idmap *m, uint64_t id)
+{
+    size_t i = hash_id(id) & m->mask;
+    while (m->vals[i]) {
+        if (m->keys[i] == id)
+            return (int64_t)m->vals[i] - 1;
+        i = (i + 1) & m->mask;
+    }
+    return -1;
+}

@@ -1,4 +1,49 @@
-/* work in progress */
+/* pprof_wire.h -- protobuf wire-level helpers shared by the pprof and
+ * drcctprof modules (importers only): a top-level field walker that gives
+ * byte offsets for error messages, the sniff vote that tells the two
+ * formats apart, and a small uint64 id -> index map. */
 #ifndef PH_PPROF_WIRE_H
 #define PH_PPROF_WIRE_H
-#endif
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Offsets of the top-level fields of a protobuf message, by field number
+ * (1..PH_PB_MAXFIELD); occurrences of repeated fields keep their order, so
+ * off[f][i] is where the i-th element of repeated field f starts. */
+#define PH_PB_MAXFIELD 15
+typedef struct ph_pb_index {
+    size_t *off[PH_PB_MAXFIELD + 1];
+    size_t n[PH_PB_MAXFIELD + 1];
+    size_t cap[PH_PB_MAXFIELD + 1];
+} ph_pb_index;
+
+/* Walk the top-level fields of data.  Returns 0, or -1 with *bad_off set to
+ * where the encoding breaks and *why to a static message. */
+int ph_pb_index_build(ph_pb_index *ix, const unsigned char *data,
+                      size_t len, size_t *bad_off, const char **why);
+void ph_pb_index_free(ph_pb_index *ix);
+/* Offset of the i-th occurrence of field f, or 0 when absent. */
+size_t ph_pb_index_off(const ph_pb_index *ix, int f, size_t i);
+
+/* Vote on bare protobuf bytes (possibly truncated): returns 0 when they do
+ * not look like either schema, else a positive score, and *kind is 'p'
+ * (pprof), 'd' (drcctprof) or '?' (could be either). */
+int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind);
+
+/* uint64 id -> uint32 index, open addressing; capacity fixed at creation
+ * (n = number of ids to hold, bounded by the message size). */
+typedef struct ph_idmap {
+    uint64_t *keys;
+    uint32_t *vals;   /* index + 1; 0 = empty slot */
+    size_t mask;
+} ph_idmap;
+
+void ph_idmap_init(ph_idmap *m, size_t n);
+void ph_idmap_free(ph_idmap *m);
+/* Insert id -> idx; returns 0, or -1 when id is already present. */
+int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx);
+/* Index for id, or -1 when absent. */
+int64_t ph_idmap_get(const ph_idmap *m, uint64_t id);
+
+#endif /* PH_PPROF_WIRE_H */
