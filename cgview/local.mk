@@ -1,6 +1,9 @@
 # cgview/local.mk -- the command-line front end.
 bin_PROGRAMS += profhub
 profhub_SOURCES = cgview/main.c cgview/cli.h
+profhub_SOURCES += cgview/cli.c cgview/formats.c cgview/info.c \
+	cgview/convert.c cgview/summary.c
+profhub_SOURCES += cgview/record.c cgview/collectors.c
 profhub_LDADD = libph.la
 dist_man_MANS += cgview/profhub.1 cgview/cgview.1
 

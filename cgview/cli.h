@@ -1,0 +1,103 @@
+/* cli.h -- what the profhub subcommands share: the command table entry,
+ * option parsing around getopt_long, messages in the forms of STYLE.md
+ * (only cgview/ prints), loading a profile with a progress line, and small
+ * printers for numbers and JSON.  Exit status: 0 ok, 1 bad input or failed
+ * output, 2 usage. */
+#ifndef PH_CLI_H
+#define PH_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir/format.h"
+#include "ir/io.h"
+#include "ir/ir.h"
+
+enum { PH_EXIT_OK = 0, PH_EXIT_BAD = 1, PH_EXIT_USAGE = 2 };
+
+/* One subcommand.  run gets argv[0] = the subcommand's name. */
+typedef struct ph_command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;   /* one line for "profhub --help" */
+} ph_command;
+
+/* Subcommands, one file each (cgview/<name>.c). */
+int ph_cmd_summary(int argc, char **argv);
+int ph_cmd_info(int argc, char **argv);
+int ph_cmd_convert(int argc, char **argv);
+int ph_cmd_formats(int argc, char **argv);
+
+/* Program name for messages: "profhub" or "cgview" (set by main). */
+extern const char *ph_cli_prog;
+
+/* ------------------------------------------------------------------ */
+/* Messages (stderr)                                                   */
+
+/* "profhub: MESSAGE" */
+void ph_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "profhub: warning: MESSAGE" */
+void ph_cli_warning(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/* "profhub CMD: MESSAGE" and a hint to --help; returns PH_EXIT_USAGE. */
+int ph_cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------------ */
+/* Options                                                             */
+
+/* Start a getopt_long loop over a subcommand's argv (resets getopt's
+ * state; getopt itself stays silent so messages keep our form). Use a
+ * shortopts string that starts with ':'. */
+void ph_cli_opt_begin(void);
+/* After getopt_long returned '?' or ':': print what was wrong with the
+ * option and return PH_EXIT_USAGE. */
+int ph_cli_bad_option(const char *cmd, char **argv, int c);
+
+/* Report formats of --format. */
+typedef enum ph_report_format {
+    PH_REPORT_TEXT = 1u << 0,
+    PH_REPORT_CSV = 1u << 1,
+    PH_REPORT_JSON = 1u << 2,
+    PH_REPORT_YAML = 1u << 3,
+} ph_report_format;
+/* Parse a --format value among the allowed ones (PH_REPORT_* bits).
+ * Returns 0, or prints a usage message and returns -1. */
+int ph_cli_report_format(const char *cmd, const char *arg, unsigned allowed,
+                         ph_report_format *out);
+/* Parse a non-negative count for an option; 0 or -1 (usage printed). */
+int ph_cli_count(const char *cmd, const char *opt, const char *arg,
+                 uint64_t *out);
+/* Check that a -t/--from format name is known in the given direction
+ * (read: 1, write: 0); prints a usage message and returns -1 if not. */
+int ph_cli_check_format(const char *cmd, const char *name, int read);
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+/* Load path (forced format and companion exe may be NULL) with a progress
+ * line on a terminal.  On success prints the input's warnings (once per
+ * kind, with counts) and, when the profile is approximated, says so; on
+ * failure prints the error and returns NULL (exit PH_EXIT_BAD). */
+ph_profile *ph_cli_load(const char *path, const char *forced,
+                        const char *exe);
+/* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */
+void ph_cli_print_drops(const char *format, const ph_output *out);
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                            */
+
+/* v with thousands separators ("12,345,678") into buf (>= 32 bytes). */
+const char *ph_cli_commas(char *buf, int64_t v);
+/* A double as an integer when it is one, else with 4 significant digits
+ * ("12.35"); buf >= 40 bytes. */
+const char *ph_cli_number(char *buf, double v, int commas);
+/* s as a JSON string literal, with quotes. */
+void ph_cli_json_string(FILE *f, const char *s);
+/* s as a CSV field (quoted when needed). */
+void ph_cli_csv_field(FILE *f, const char *s);
+/* "thread", "process", ... for a part kind. */
+const char *ph_cli_part_kind(ph_part_kind k);
+
+#endif /* PH_CLI_H */

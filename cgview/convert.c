@@ -1,0 +1,161 @@
+/* convert.c -- "profhub convert IN -o OUT [-t FMT]": read a profile in any
+ * known format and write it in another.  The output format comes from -t
+ * or OUT's extension; the output is a temporary file renamed into place
+ * only when everything was written, and whatever the target format could
+ * not hold is said on stderr, once per kind. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgview/cli.h"
+
+#define MAX_OPTIONS 64
+
+static const char usage[] =
+    "Usage: profhub convert [OPTIONS] IN -o OUT\n"
+    "\n"
+    "Convert the profile IN (format recognised by content; gzip is\n"
+    "unwrapped) to OUT.  The output format is -t FMT or OUT's extension;\n"
+    "-o - writes standard output (then -t is needed).  OUT is written to a\n"
+    "temporary file renamed into place on success: a failed conversion\n"
+    "never leaves a partial file nor touches an existing one.\n"
+    "\n"
+    "  -o, --output OUT     the file to write (- for standard output)\n"
+    "  -t, --to FMT         output format (profhub formats lists them)\n"
+    "  -F, --from FMT       read IN as FMT instead of recognising it\n"
+    "      --exe PROG       the profiled program (gmon.out needs it)\n"
+    "  -O, --option K=V     an option for the writer (repeatable)\n"
+    "  -h, --help           show this help\n";
+
+typedef struct opts {
+    const char *in, *out, *to, *from, *exe;
+    char *kv[MAX_OPTIONS];
+    size_t nkv;
+} opts;
+
+static int parse(int argc, char **argv, opts *o)
+{
+    enum { OPT_EXE = 256 };
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "to", required_argument, NULL, 't' },
+        { "from", required_argument, NULL, 'F' },
+        { "exe", required_argument, NULL, OPT_EXE },
+        { "option", required_argument, NULL, 'O' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    int c;
+
+    ph_cli_opt_begin();
+    while ((c = getopt_long(argc, argv, ":o:t:F:O:h", longopts, NULL)) !=
+           -1) {
+        switch (c) {
+        case 'o': o->out = optarg; break;
+        case 't': o->to = optarg; break;
+        case 'F': o->from = optarg; break;
+        case OPT_EXE: o->exe = optarg; break;
+        case 'O':
+            if (!strchr(optarg, '=') || optarg[0] == '=')
+                return ph_cli_usage_error("convert", "option '-O' expects "
+                                          "KEY=VALUE, got \"%s\"", optarg);
+            if (o->nkv == MAX_OPTIONS)
+                return ph_cli_usage_error("convert", "too many -O options");
+            o->kv[o->nkv++] = optarg;
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            return -1;
+        default:
+            return ph_cli_bad_option("convert", argv, c);
+        }
+    }
+    if (optind >= argc)
+        return ph_cli_usage_error("convert", "missing input file");
+    if (optind + 1 < argc)
+        return ph_cli_usage_error("convert", "unexpected argument \"%s\"",
+                                  argv[optind + 1]);
+    o->in = argv[optind];
+    if (!o->out)
+        return ph_cli_usage_error("convert", "missing -o OUT");
+    return 0;
+}
+
+/* The writer for -t or OUT's extension, or NULL (usage message printed). */
+static const ph_format *choose_writer(const opts *o)
+{
+    const ph_format *f;
+
+    if (o->to) {
+        if (ph_cli_check_format("convert", o->to, 0) < 0)
+            return NULL;
+        return ph_exporter_find(o->to);
+    }
+    if (strcmp(o->out, "-") == 0) {
+        ph_cli_usage_error("convert", "writing to standard output needs "
+                           "-t FORMAT");
+        return NULL;
+    }
+    f = ph_exporter_for_path(o->out);
+    if (!f)
+        ph_cli_usage_error("convert", "cannot tell the output format from "
+                           "\"%s\"; give -t FORMAT", o->out);
+    return f;
+}
+
+int ph_cmd_convert(int argc, char **argv)
+{
+    opts o;
+    const ph_format *writer;
+    ph_profile *p;
+    ph_output *out;
+    char err[1024];
+    size_t i;
+    int rc;
+
+    memset(&o, 0, sizeof o);
+    rc = parse(argc, argv, &o);
+    if (rc < 0)
+        return PH_EXIT_OK;   /* --help */
+    if (rc > 0)
+        return rc;
+    writer = choose_writer(&o);
+    if (!writer)
+        return PH_EXIT_USAGE;
+    if (o.from && ph_cli_check_format("convert", o.from, 1) < 0)
+        return PH_EXIT_USAGE;
+
+    p = ph_cli_load(o.in, o.from, o.exe);
+    if (!p)
+        return PH_EXIT_BAD;
+    out = ph_output_open(o.out, err, sizeof err);
+    if (!out) {
+        ph_cli_error("%s: %s", o.out, err);
+        ph_profile_free(p);
+        return PH_EXIT_BAD;
+    }
+    for (i = 0; i < o.nkv; i++) {
+        char *eq = strchr(o.kv[i], '=');
+        *eq = '\0';
+        ph_output_set_option(out, o.kv[i], eq + 1);
+        *eq = '=';
+    }
+    err[0] = '\0';
+    if (writer->write(p, out, err, sizeof err) < 0) {
+        ph_output_abort(out);
+        ph_cli_error("%s: %s", o.out, err[0] ? err : "cannot be written");
+        ph_profile_free(p);
+        return PH_EXIT_BAD;
+    }
+    ph_cli_print_drops(writer->name, out);
+    if (strcmp(o.out, "-") == 0)
+        fflush(stdout);   /* anything printed before goes first */
+    if (ph_output_commit(out, err, sizeof err) < 0) {
+        ph_cli_error("%s: %s", o.out, err);
+        ph_profile_free(p);
+        return PH_EXIT_BAD;
+    }
+    ph_profile_free(p);
+    return PH_EXIT_OK;
+}

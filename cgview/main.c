@@ -1,0 +1,105 @@
+/* main.c -- profhub, the command-line front end: a table of subcommands,
+ * each in its own file.  Invoked as "cgview" it is "profhub summary".
+ * Only cgview/ prints; library calls return errors for it to show. */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cgview/cli.h"
+
+/* One row per subcommand, in the order "profhub --help" lists them. */
+static const ph_command commands[] = {
+    { "summary", ph_cmd_summary, "print totals and the costliest functions" },
+    { "info", ph_cmd_info, "describe a profile: format, parts, events, counts" },
+    { "convert", ph_cmd_convert, "convert a profile to another format" },
+    { "formats", ph_cmd_formats, "list the formats profhub reads and writes" },
+    { NULL, NULL, NULL }
+};
+
+static void print_help(FILE *f)
+{
+    const ph_command *c;
+
+    fprintf(f,
+            "Usage: profhub COMMAND [OPTIONS] [ARGS]\n"
+            "       profhub --help | --version\n"
+            "       cgview [OPTIONS] FILE   (same as profhub summary)\n"
+            "\n"
+            "Read performance profiles (callgrind, cachegrind, gprof, pprof,\n"
+            "drcctprof, ...), convert them and summarise them.\n"
+            "\n"
+            "Commands:\n");
+    for (c = commands; c->name; c++)
+        fprintf(f, "  %-10s %s\n", c->name, c->summary);
+    fprintf(f,
+            "\n"
+            "'profhub COMMAND --help' describes a command's options.\n"
+            "Exit status: 0 ok, 1 bad input or failed output, 2 usage error.\n");
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Report a failed write to stdout (full disk, closed pipe). */
+static int finish(int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        ph_cli_error("write error on standard output: %s", strerror(errno));
+        return rc ? rc : PH_EXIT_BAD;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const ph_command *c;
+    const char *name;
+
+    /* A file size limit must fail the write (and remove the temporary
+     * file), not kill the process half-way. */
+    signal(SIGXFSZ, SIG_IGN);
+
+    if (argc > 0 && strcmp(base_name(argv[0]), "cgview") == 0) {
+        ph_cli_prog = "cgview";
+        return finish(ph_cmd_summary(argc, argv));
+    }
+    if (argc < 2) {
+        print_help(stderr);
+        return PH_EXIT_USAGE;
+    }
+    name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        print_help(stdout);
+        return finish(PH_EXIT_OK);
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        return finish(PH_EXIT_OK);
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            print_help(stdout);
+            return finish(PH_EXIT_OK);
+        }
+        for (c = commands; c->name; c++) {
+            if (strcmp(c->name, argv[2]) == 0) {
+                char help[] = "--help";
+                char *av[] = { argv[2], help, NULL };
+                return finish(c->run(2, av));
+            }
+        }
+        return ph_cli_usage_error(NULL, "unknown command \"%s\"", argv[2]);
+    }
+    for (c = commands; c->name; c++)
+        if (strcmp(c->name, name) == 0)
+            return finish(c->run(argc - 1, argv + 1));
+    if (name[0] == '-')
+        return ph_cli_usage_error(NULL, "unknown option '%s'", name);
+    return ph_cli_usage_error(NULL, "unknown command \"%s\"", name);
+}
