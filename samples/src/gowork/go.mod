@@ -1,0 +1,3 @@
+module profhub/samples/gowork
+
+go 1.19
