@@ -12,5 +12,6 @@
 /* One line per format, in registry order. */
 
 PH_DECLARE_EXPORTER(cachegrind);
+PH_DECLARE_EXPORTER(pprof);
 
 #endif /* PH_EXPORTERS_H */

@@ -19,6 +19,9 @@ static const ph_format exporters[] = {
     /* PH_EXPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
     PH_EXPORTER(cachegrind, "Cachegrind out-file, for cg_annotate",
                 "cachegrind cachegrind.out.*", PH_CAP_LINES | PH_CAP_NEGATIVE),
+    PH_EXPORTER(pprof, "pprof profile.proto, gzipped, for go tool pprof",
+                "pb.gz pprof pb", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_ADDRS |
+                PH_CAP_LINES | PH_CAP_NEGATIVE),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 

@@ -14,5 +14,7 @@
  * earlier one). */
 
 PH_DECLARE_IMPORTER(cachegrind);
+PH_DECLARE_IMPORTER(pprof);
+PH_DECLARE_IMPORTER(drcctprof);
 
 #endif /* PH_IMPORTERS_H */

@@ -20,6 +20,12 @@ static const ph_format importers[] = {
     /* PH_IMPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
     PH_IMPORTER(cachegrind, "Cachegrind out-file (valgrind --tool=cachegrind)",
                 "cachegrind cachegrind.out.*", PH_CAP_LINES),
+    PH_IMPORTER(pprof, "pprof profile.proto (go tool pprof, gperftools, perf_to_profile), raw or gzipped",
+                "pb.gz pprof pb", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_ADDRS |
+                PH_CAP_LINES | PH_CAP_NEGATIVE | PH_CAP_PARTS),
+    PH_IMPORTER(drcctprof, "DrCCTProf / EasyView profile (drcctprof.profile protobuf)",
+                "drcctprof ezview", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_LINES |
+                PH_CAP_NEGATIVE),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 
