@@ -16,7 +16,7 @@ typedef struct cg_reader {
     ph_input *in;
     ph_profile *p;
     ph_part *part;
-    ph_file *file;        /* current fl= (unknown file before any) */
+    ph_file *file;        /* current fl=; NULL before any */
     ph_func *fn;          /* current fn=; NULL after fl= or at start */
     size_t nev;           /* events on the events: line; 0 = not seen */
     int64_t *cost;        /* scratch, nev values */
@@ -278,12 +278,10 @@ static int read_body_line(cg_reader *r, const ph_line *ln)
         return 0;
     }
     if (starts_with(ln->s, ln->len, "fn=")) {
-        r->fn = ph_func_get(r->p, intern_name(r, ln, 3), r->file, NULL);
-        if (r->fn->name == 0) {
-            /* keep "???" as the name: a function needs one */
-            r->fn = ph_func_get(r->p, ph_str_intern(r->p, "???", 3),
-                                r->file, NULL);
-        }
+        ph_str name = intern_name(r, ln, 3);
+        if (name == 0)   /* keep "???" as the name: a function needs one */
+            name = ph_str_intern(r->p, "???", 3);
+        r->fn = ph_func_get(r->p, name, r->file, NULL);
         return 0;
     }
     size_t end = token_end(ln->s, ln->len, 0);
@@ -304,7 +302,7 @@ int ph_cachegrind_read(ph_input *in, ph_profile *p)
     r.p = p;
     ph_profile_set_format(p, "cachegrind");
     r.part = ph_part_add(p, PH_PART_WHOLE);
-    r.file = ph_file_get(p, 0);
+    r.file = NULL;          /* counts before any fl=: file unknown */
 
     ph_line ln;
     uint64_t last = 0;

@@ -4,3 +4,20 @@ TESTS += $(E2E_TESTS)
 EXTRA_DIST += tests/e2e/lib.sh $(E2E_TESTS)
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	PROFHUB='$(abs_top_builddir)/profhub'; export top_srcdir top_builddir PROFHUB;
+# Peer checks against callgrind_annotate / cg_annotate (issue 3 item 5):
+# irfacts prints what the IR holds, annotate2tsv parses the peers' output.
+check_PROGRAMS += tests/e2e/irfacts
+tests_e2e_irfacts_SOURCES = tests/e2e/irfacts.c
+tests_e2e_irfacts_LDADD = libph.la
+E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh
+EXTRA_DIST += tests/e2e/annotate2tsv
+# cachegrind bad inputs: exact one-line messages.
+E2E_TESTS += tests/e2e/bad_cachegrind.sh
+EXTRA_DIST += tests/bad/cachegrind
+# gmon against gprof (issue 6): gprof_table prints gprof's numbers as
+# analysis/gprof_prop.c computes them; gprof2tsv parses gprof's output.
+check_PROGRAMS += tests/e2e/gprof_table
+tests_e2e_gprof_table_SOURCES = tests/e2e/gprof_table.c
+tests_e2e_gprof_table_LDADD = libph.la
+E2E_TESTS += tests/e2e/peer_gmon.sh tests/e2e/bad_gmon.sh
+EXTRA_DIST += tests/e2e/gprof2tsv tests/bad/gmon

@@ -1,0 +1,71 @@
+#!/bin/sh
+# peer_cachegrind.sh -- for every sample in samples/cachegrind/, profhub's
+# per-function self costs (rows per file:function and its own aggregate) and
+# totals equal what cg_annotate prints, and the file that
+# `profhub convert -t cachegrind` writes gives cg_annotate the very same
+# numbers.  cg_annotate missing => skip (77).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+: "${PROFHUB:=$top_builddir/profhub}"
+SAMPLES=${PEER_SAMPLES:-$top_srcdir/samples/cachegrind}
+IRFACTS=$top_builddir/tests/e2e/irfacts
+A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
+
+command -v cg_annotate >/dev/null 2>&1 \
+    || { echo "SKIP: cg_annotate is not installed"; exit 77; }
+command -v perl >/dev/null 2>&1 || { echo "SKIP: no perl"; exit 77; }
+ls "$SAMPLES"/*.out* >/dev/null 2>&1 \
+    || { echo "SKIP: no samples in $SAMPLES"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_cachegrind.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/cwd"
+
+annotate() { # FILE OUT: cg_annotate's numbers as TSV (threshold 0: all)
+    (cd "$tmp/cwd" && cg_annotate --threshold=0 --show-percs=no --auto=no \
+        "$1") >"$2.txt" 2>"$2.err" \
+        || { echo "cg_annotate failed on $1:"; cat "$2.err"; return 1; }
+    $A2T parse self "$1" <"$2.txt" >"$2"
+}
+
+failed=0 checked=0
+for sample in "$SAMPLES"/*.out*; do
+    [ -s "$sample" ] || continue
+    name=$(basename "$sample")
+    d=$tmp/$name
+    mkdir "$d"
+    cp "$sample" "$d/in.out"
+    ok=1
+    annotate "$d/in.out" "$d/peer" || ok=0
+    if [ $ok = 1 ] && "$IRFACTS" "$d/in.out" >"$d/facts" 2>"$d/facts.err"; then
+        $A2T facts <"$d/facts" >"$d/ours"
+        $A2T compare self "$d/peer" "$d/ours" >"$d/cmp" || ok=0
+        # profhub's per-function aggregate (function = file:name here).
+        sed 's/^phself\t/self2\t/' "$d/ours" >"$d/ours.ph"
+        sed 's/^self\t/self2\t/' "$d/peer" >"$d/peer.ph"
+        $A2T compare self2 "$d/peer.ph" "$d/ours.ph" >>"$d/cmp" || ok=0
+    else
+        [ $ok = 0 ] || { echo "irfacts failed on $name:"; cat "$d/facts.err"; }
+        ok=0
+    fi
+    if [ $ok = 1 ]; then
+        if "$PROFHUB" convert -t cachegrind -o "$d/rt.out" "$d/in.out" \
+                2>"$d/conv.err"; then
+            annotate "$d/rt.out" "$d/rt" || ok=0
+            [ $ok = 0 ] || $A2T compare self "$d/peer" "$d/rt" >>"$d/cmp" || ok=0
+        else
+            echo "profhub convert failed on $name:"; cat "$d/conv.err"; ok=0
+        fi
+    fi
+    checked=$((checked + 1))
+    if [ $ok = 1 ]; then
+        echo "ok   $name: $(grep -c . "$d/peer") peer lines equal (self, total, round trip)"
+    else
+        echo "FAIL $name"
+        [ -f "$d/cmp" ] && grep -v '^compared' "$d/cmp" | head -20
+        failed=$((failed + 1))
+    fi
+done
+echo "$checked samples checked, $failed failed"
+[ $failed = 0 ]

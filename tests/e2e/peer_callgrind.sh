@@ -1,0 +1,90 @@
+#!/bin/sh
+# peer_callgrind.sh -- for every sample in samples/callgrind/, profhub's
+# per-function self and inclusive costs and totals equal what
+# callgrind_annotate prints (default and --inclusive=yes), and the file that
+# `profhub convert -t callgrind` writes gives callgrind_annotate the very same
+# numbers.  callgrind_annotate missing => skip (77).
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+: "${PROFHUB:=$top_builddir/profhub}"
+SAMPLES=${PEER_SAMPLES:-$top_srcdir/samples/callgrind}
+IRFACTS=$top_builddir/tests/e2e/irfacts
+A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
+
+command -v callgrind_annotate >/dev/null 2>&1 \
+    || { echo "SKIP: callgrind_annotate is not installed"; exit 77; }
+command -v perl >/dev/null 2>&1 || { echo "SKIP: no perl"; exit 77; }
+ls "$SAMPLES"/*.out* >/dev/null 2>&1 \
+    || { echo "SKIP: no samples in $SAMPLES"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_callgrind.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+# callgrind_annotate strips its working directory from file names: run it
+# from a folder no source path starts with.
+mkdir "$tmp/cwd"
+
+annotate() { # FILE KIND OUT [options]: peer numbers as TSV
+    f=$1 kind=$2 out=$3
+    shift 3
+    (cd "$tmp/cwd" && callgrind_annotate --threshold=100 --show-percs=no \
+        --auto=no "$@" "$f") >"$out.txt" 2>"$out.err" \
+        || { echo "callgrind_annotate failed on $f:"; cat "$out.err"; return 1; }
+    $A2T parse "$kind" "$f" <"$out.txt" >"$out"
+}
+
+failed=0 checked=0
+for sample in "$SAMPLES"/*.out*; do
+    [ -s "$sample" ] || continue          # the 0-byte base of --separate-threads
+    name=$(basename "$sample")
+    d=$tmp/$name
+    mkdir "$d"
+    # Alone in a folder, so that no sibling (-01, .1) is loaded as a part.
+    cp "$sample" "$d/in.out"
+    ok=1
+    annotate "$d/in.out" self "$d/peer.self" || ok=0
+    annotate "$d/in.out" incl "$d/peer.incl" --inclusive=yes || ok=0
+    if [ $ok = 1 ] && "$IRFACTS" "$d/in.out" >"$d/facts" 2>"$d/facts.err"; then
+        $A2T facts <"$d/facts" >"$d/ours"
+        nt=
+        # callgrind_annotate reads one part: with several, its total is the
+        # last part's, so only per-function sums are comparable.
+        [ "$(awk '$1 == "parts" { print $2 }' "$d/facts")" = 1 ] || nt=-nototal
+        $A2T compare "self$nt" "$d/peer.self" "$d/ours" >"$d/cmp" || ok=0
+        $A2T compare "incl$nt" "$d/peer.incl" "$d/ours" >>"$d/cmp" || ok=0
+        # profhub's own inclusive rule skips self calls; where a function
+        # calls itself callgrind_annotate counts them, so those differ.
+        awk '$1 == "selfrec" { sub(/^selfrec\t/, ""); print }' "$d/ours" >"$d/skip"
+        sed 's/^phincl\t/incl2\t/' "$d/ours" >"$d/ours.ph"
+        sed 's/^incl\t/incl2\t/' "$d/peer.incl" >"$d/peer.ph"
+        $A2T compare "incl2-nototal" "$d/peer.ph" "$d/ours.ph" "$d/skip" \
+            >>"$d/cmp" || ok=0
+    else
+        [ $ok = 0 ] || { echo "irfacts failed on $name:"; cat "$d/facts.err"; }
+        ok=0
+    fi
+    # Round trip: our callgrind file gives the peer the same numbers.
+    if [ $ok = 1 ]; then
+        if "$PROFHUB" convert -t callgrind -o "$d/rt.out" "$d/in.out" \
+                2>"$d/conv.err"; then
+            annotate "$d/rt.out" self "$d/rt.self" || ok=0
+            annotate "$d/rt.out" incl "$d/rt.incl" --inclusive=yes || ok=0
+            [ $ok = 0 ] || {
+                $A2T compare self "$d/peer.self" "$d/rt.self" >>"$d/cmp" || ok=0
+                $A2T compare incl "$d/peer.incl" "$d/rt.incl" >>"$d/cmp" || ok=0
+            }
+        else
+            echo "profhub convert failed on $name:"; cat "$d/conv.err"; ok=0
+        fi
+    fi
+    checked=$((checked + 1))
+    if [ $ok = 1 ]; then
+        echo "ok   $name: $(grep -c . "$d/peer.self") peer lines equal (self, incl, round trip)"
+    else
+        echo "FAIL $name"
+        [ -f "$d/cmp" ] && grep -v '^compared' "$d/cmp" | head -20
+        failed=$((failed + 1))
+    fi
+done
+echo "$checked samples checked, $failed failed"
+[ $failed = 0 ]
