@@ -13,6 +13,7 @@
 /* One line per format, in registry order (ties in sniffing go to the
  * earlier one). */
 
+PH_DECLARE_IMPORTER(callgrind);
 PH_DECLARE_IMPORTER(cachegrind);
 PH_DECLARE_IMPORTER(pprof);
 PH_DECLARE_IMPORTER(drcctprof);

@@ -26,3 +26,6 @@ libph_la_SOURCES += importers/pprof_wire.h importers/pprof_wire.c \
 	importers/pprof_in.c importers/drcctprof_in.c importers/folded_in.c
 # cachegrind: cachegrind.out.<pid> reader.
 libph_la_SOURCES += importers/cachegrind_in.c
+# callgrind: scanner, IR builder, the run's files as parts.
+libph_la_SOURCES += importers/callgrind_priv.h importers/callgrind_scan.c \
+	importers/callgrind_in.c importers/callgrind_files.c

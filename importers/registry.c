@@ -18,6 +18,10 @@
 
 static const ph_format importers[] = {
     /* PH_IMPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
+    PH_IMPORTER(callgrind, "Callgrind out-file (valgrind --tool=callgrind), "
+                "with the run's thread and dump files",
+                "callgrind callgrind.out.*", PH_CAP_LINES | PH_CAP_ADDRS |
+                PH_CAP_CALLS | PH_CAP_PARTS | PH_CAP_FORMULAS | PH_CAP_NEGATIVE),
     PH_IMPORTER(cachegrind, "Cachegrind out-file (valgrind --tool=cachegrind)",
                 "cachegrind cachegrind.out.*", PH_CAP_LINES),
     PH_IMPORTER(pprof, "pprof profile.proto (go tool pprof, gperftools, perf_to_profile), raw or gzipped",
@@ -92,8 +96,14 @@ ph_profile *ph_load_input(ph_input *in, const char *forced, char *err,
             return NULL;
         }
     } else if (ph_input_size(in) == 0) {
-        snprintf(err, errsize, "%s: empty input", ph_input_name(in));
-        return NULL;
+        /* callgrind --separate-threads=yes leaves a 0-byte FILE beside
+         * FILE-01, FILE-02...: the callgrind reader loads those, or says
+         * "no data" when there are none. */
+        f = ph_input_path(in) ? ph_importer_find("callgrind") : NULL;
+        if (!f) {
+            snprintf(err, errsize, "%s: empty input", ph_input_name(in));
+            return NULL;
+        }
     } else {
         f = ph_importer_sniff(ph_input_data(in), ph_input_size(in));
         if (!f) {
