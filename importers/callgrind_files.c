@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "importers/callgrind_priv.h"
 #include "importers/importers.h"
-
-int ph_cg_read_file(ph_input *in, ph_profile *p);
 
 typedef struct sibling {
     char *path;
@@ -167,7 +166,7 @@ int ph_callgrind_read(ph_input *in, ph_profile *p)
 {
     const char *path = ph_input_path(in);
     sibling *sib = NULL;
-    size_t nsib = 0, i, done = 0;
+    size_t nsib = 0, i;
     int rc = 0;
 
     ph_profile_set_format(p, "callgrind");
@@ -187,11 +186,9 @@ int ph_callgrind_read(ph_input *in, ph_profile *p)
                 if (rc == 0)
                     label_parts(p, from, path);
                 base_done = 1;
-                done++;
             }
             if (i < nsib && rc == 0) {
                 rc = read_sibling(in, p, sib[i].path);
-                done++;
             }
         }
     }
@@ -201,6 +198,5 @@ int ph_callgrind_read(ph_input *in, ph_profile *p)
     /* A single part with no thread is the whole run. */
     if (rc == 0 && ph_part_count(p) == 1 && ph_part_at(p, 0)->tid < 0)
         ph_part_at(p, 0)->kind = PH_PART_WHOLE;
-    (void)done;
     return rc;
 }

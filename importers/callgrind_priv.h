@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io.h"
+#include "ir.h"
+
 /* Line scanner over the whole input.  s..e is the current line without its
  * "\n" or "\r\n"; lineno is 1-based. */
 typedef struct ph_cgscan {
@@ -173,5 +176,105 @@ int ph_cg_name(const char *s, const char *e, int *compressed, uint64_t *id,
 
 /* Length of the token at q (up to a blank), capped for messages. */
 int ph_cg_toklen(const char *q, const char *e);
+
+
+/* ------------------------------------------------------------------ */
+/* Reader state, shared by callgrind_in.c (body lines) and
+ * callgrind_head.c (header lines, parts, event: formulas).            */
+
+/* Compressed-name tables. */
+
+/* One id of one kind: its name and what it resolved to last time (an
+ * object, a file, or a function with the file and object it was resolved
+ * with), so that "fn=(12)" costs one array lookup. */
+typedef struct ph_cgent {
+    ph_str name;
+    int defined;
+    void *cache;
+    const void *k1, *k2;
+} ph_cgent;
+
+/* Small ids (the normal case) index an array; ids far beyond what the file
+ * could define go to an open-addressing table, so a huge id in a small
+ * file allocates nothing big. */
+typedef struct ph_cgids {
+    ph_cgent *dense;
+    size_t ndense;
+    size_t limit;
+    uint64_t *hkey;
+    ph_cgent *hval;
+    size_t hcap, hused;
+    const char *kind;   /* "object", "file", "function" */
+} ph_cgids;
+
+ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create);
+void ph_cg_free_ids(ph_cgids *t);
+
+enum { PEND_NONE, PEND_CALL, PEND_JUMP, PEND_JCND };
+
+typedef struct ph_cgevdef {
+    uint64_t line;
+    const char *s, *e;   /* text after "event:" */
+} ph_cgevdef;
+
+typedef struct ph_cgread {
+    ph_input *in;
+    ph_profile *p;
+    ph_cgscan sc;
+    ph_cgids obs, files, fns;
+
+    /* Current part. */
+    ph_part *part;
+    int have_events;
+    int pos_instr, pos_line;
+    uint64_t last_addr, last_line;
+    int ncol;             /* events in this part's "events:" */
+    int *slot;            /* column -> slot */
+    int identity;         /* slot[i] == i for all columns */
+    int64_t *col;         /* costs of the current line, per column */
+    int64_t *vec;         /* the same per slot, when not identity */
+    size_t nvec;
+    uint64_t *sum;        /* per column: self costs of this part */
+    int64_t *fsum, *ftot; /* summary:/totals: as written, per column */
+    uint64_t fsum_line, ftot_line;
+    int fsum_n, ftot_n;
+
+    /* Position context. */
+    ph_object *ob, *cob;
+    ph_file *fl, *fi, *cfi, *jfi;
+    ph_func *fn;
+    ph_str cfn_name, jfn_name;
+    uint64_t cfn_id, jfn_id;
+    int have_cfn, have_jfn;
+
+    /* A calls=/jump=/jcnd= waiting for its position line. */
+    int pend;
+    uint64_t pend_line;
+    uint64_t pend_count, pend_followed;
+    uint64_t pend_taddr, pend_tline;
+    ph_func *pend_to;
+    ph_file *pend_tofile;
+
+    ph_cgevdef *evs;
+    size_t nevs, capevs;
+    int nparts;
+    int warned_nofn, warned_jumpcost;
+} ph_cgread;
+
+/* callgrind_in.c */
+int ph_cg_read_file(ph_input *in, ph_profile *p);
+int ph_cg_fail(ph_cgread *r, const char *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int ph_cg_bad_number(ph_cgread *r, const char *q, const char *e, int code,
+                     const char *what);
+
+/* callgrind_head.c */
+void ph_cg_new_part(ph_cgread *r);
+void ph_cg_start_part(ph_cgread *r);
+void ph_cg_check_sums(ph_cgread *r, int at_eof);
+int ph_cg_check_truncated(ph_cgread *r);
+int ph_cg_header(ph_cgread *r, const char *k, size_t kl, const char *q,
+                 const char *e);
+void ph_cg_apply_events(ph_cgread *r);
 
 #endif /* PH_CALLGRIND_PRIV_H */

@@ -4,6 +4,7 @@
  * sniffer.  No allocation; the IR is built in callgrind_in.c. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "importers/callgrind_priv.h"
@@ -77,6 +78,72 @@ int ph_cg_name(const char *s, const char *e, int *compressed, uint64_t *id,
     *name = q;
     *len = (size_t)(e - q);
     return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Compressed-name id tables                                          */
+
+ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
+{
+    size_t i, mask;
+
+    if (id < t->limit) {
+        if (id >= t->ndense) {
+            size_t n = t->ndense ? t->ndense : 256;
+            if (!create)
+                return NULL;
+            while (n <= id)
+                n *= 2;
+            if (n > t->limit)
+                n = t->limit;
+            t->dense = ph_xrealloc(t->dense, n * sizeof *t->dense);
+            memset(t->dense + t->ndense, 0,
+                   (n - t->ndense) * sizeof *t->dense);
+            t->ndense = n;
+        }
+        return &t->dense[id];
+    }
+    if (t->hcap == 0 || (create && 2 * (t->hused + 1) > t->hcap)) {
+        size_t ncap = t->hcap ? 2 * t->hcap : 64, j;
+        uint64_t *nk;
+        ph_cgent *nv;
+        if (!create && t->hcap == 0)
+            return NULL;
+        nk = ph_xcalloc(ncap, sizeof *nk);
+        nv = ph_xcalloc(ncap, sizeof *nv);
+        for (j = 0; j < t->hcap; j++) {
+            if (!t->hkey[j])
+                continue;
+            i = (size_t)(t->hkey[j] * 0x9E3779B97F4A7C15ull) & (ncap - 1);
+            while (nk[i])
+                i = (i + 1) & (ncap - 1);
+            nk[i] = t->hkey[j];
+            nv[i] = t->hval[j];
+        }
+        free(t->hkey);
+        free(t->hval);
+        t->hkey = nk;
+        t->hval = nv;
+        t->hcap = ncap;
+    }
+    mask = t->hcap - 1;
+    i = (size_t)(id * 0x9E3779B97F4A7C15ull) & mask;
+    while (t->hkey[i] && t->hkey[i] != id)
+        i = (i + 1) & mask;
+    if (!t->hkey[i]) {
+        if (!create)
+            return NULL;
+        t->hkey[i] = id;
+        t->hused++;
+    }
+    return &t->hval[i];
+}
+
+void ph_cg_free_ids(ph_cgids *t)
+{
+    free(t->dense);
+    free(t->hkey);
+    free(t->hval);
 }
 
 /* ------------------------------------------------------------------ */

@@ -28,4 +28,5 @@ libph_la_SOURCES += importers/pprof_wire.h importers/pprof_wire.c \
 libph_la_SOURCES += importers/cachegrind_in.c
 # callgrind: scanner, IR builder, the run's files as parts.
 libph_la_SOURCES += importers/callgrind_priv.h importers/callgrind_scan.c \
-	importers/callgrind_in.c importers/callgrind_files.c
+	importers/callgrind_in.c importers/callgrind_head.c \
+	importers/callgrind_files.c
