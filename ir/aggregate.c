@@ -1,0 +1,347 @@
+/* aggregate.c -- lazy, cached aggregates: totals, per-function self and
+ * inclusive costs and call counts, per part selection.  Each cache is
+ * filled for every function at once, in O(rows + calls + nodes), the first
+ * time one value is asked for, and dropped when the profile changes.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_priv.h"
+
+/* One selection's caches.  A cache is valid while gen equals the profile's
+ * generation; every add function bumps the generation (one increment), so
+ * adding data stays cheap and the work happens on the next question. */
+struct ph_agg {
+    uint64_t gen;
+    size_t width, nfunc;
+    int have_self, have_incl, have_calls;
+    int64_t *totals;        /* width */
+    int64_t *self;          /* nfunc x width */
+    int64_t *tree_self;     /* nfunc x width: the samples' share of self */
+    int64_t *incl;          /* nfunc x width */
+    uint64_t *calls, *self_calls;   /* nfunc */
+    int64_t *zero;          /* width zeros, for unknown functions */
+};
+
+void ph_profile_invalidate(ph_profile *p)
+{
+    p->generation++;
+}
+
+static void clear_agg(ph_agg *a)
+{
+    free(a->totals);
+    free(a->self);
+    free(a->tree_self);
+    free(a->incl);
+    free(a->calls);
+    free(a->self_calls);
+    free(a->zero);
+    memset(a, 0, sizeof *a);
+}
+
+void ph_agg_free(ph_profile *p)
+{
+    size_t i;
+    for (i = 0; i < p->nagg; i++) {
+        if (p->agg[i]) {
+            clear_agg(p->agg[i]);
+            free(p->agg[i]);
+        }
+    }
+    free(p->agg);
+    p->agg = NULL;
+    p->nagg = 0;
+}
+
+/* Allocation of n vectors of width w, zeroed (at least one value). */
+static int64_t *alloc_vectors(size_t n, size_t w)
+{
+    if (w && n > SIZE_MAX / sizeof(int64_t) / w)
+        ph_oom();
+    return ph_xcalloc(n * w, sizeof(int64_t));
+}
+
+/* The cache for a selection, reset when stale.  Selection index: 0 = all
+ * parts, i + 1 = part i, nparts + 1 = an unknown part (reads zeros). */
+static ph_agg *get_agg(ph_profile *p, int part, int *sel)
+{
+    size_t nparts = p->parts.n, k;
+    ph_agg *a;
+    if (part == PH_ALL_PARTS)
+        k = 0;
+    else if (part >= 0 && (size_t)part < nparts)
+        k = (size_t)part + 1;
+    else
+        k = nparts + 1;
+    *sel = (k == 0) ? PH_ALL_PARTS : (k <= nparts ? part : -2);
+    if (k >= p->nagg) {
+        void *arr = p->agg;
+        ph_array_reserve(&arr, &p->nagg, k + 1, sizeof *p->agg);
+        p->agg = arr;
+    }
+    if (!p->agg[k])
+        p->agg[k] = ph_xcalloc(1, sizeof *p->agg[k]);
+    a = p->agg[k];
+    if (a->gen != p->generation || a->width != p->reals.n ||
+        a->nfunc != p->funcs.n || !a->zero) {
+        clear_agg(a);
+        a->gen = p->generation;
+        a->width = p->reals.n;
+        a->nfunc = p->funcs.n;
+        a->zero = alloc_vectors(1, a->width);
+    }
+    return a;
+}
+
+static int part_selected(int sel, const ph_part *part)
+{
+    return sel == PH_ALL_PARTS || (sel >= 0 && part &&
+                                   part->index == (uint32_t)sel);
+}
+
+static void add_vector(int64_t *acc, const int64_t *v, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        acc[i] = ph_add_wrap(acc[i], v[i]);
+}
+
+/* Non-additive events read 0 in every aggregate. */
+static void clear_nonadditive(const ph_profile *p, int64_t *v, size_t n,
+                              size_t width)
+{
+    size_t s, i;
+    for (s = 0; s < width; s++) {
+        const ph_event *ev = p->reals.v[s];
+        if (ev->flags & PH_EV_NONADDITIVE)
+            for (i = 0; i < n; i++)
+                v[i * width + s] = 0;
+    }
+}
+
+/* Totals and self costs: rows, then samples (unless the tree was turned
+ * into rows by ph_profile_flatten, which would count it twice). */
+static void fill_self(ph_profile *p, ph_agg *a, int sel)
+{
+    size_t w = a->width, i;
+    a->totals = alloc_vectors(1, w);
+    a->self = alloc_vectors(a->nfunc, w);
+    a->tree_self = alloc_vectors(a->nfunc, w);
+    a->have_self = 1;
+    if (sel == -2)
+        return;
+    if (p->nrows) {
+        for (i = 0; i < a->nfunc; i++) {
+            int64_t *self = a->self + i * w;
+            ph_rows_sum(p, p->funcs.v[i], sel, self);
+            add_vector(a->totals, self, w);
+        }
+    }
+    if (!p->flattened) {
+        for (i = 0; i < p->samples.n; i++) {
+            const ph_sample *s = p->samples.v[i];
+            size_t n = s->width < w ? s->width : w;
+            if (!part_selected(sel, s->part))
+                continue;
+            add_vector(a->totals, s->cost, n);
+            if (s->node && s->node->func) {
+                size_t f = s->node->func->id - 1;
+                add_vector(a->self + f * w, s->cost, n);
+                add_vector(a->tree_self + f * w, s->cost, n);
+            }
+        }
+    }
+    clear_nonadditive(p, a->totals, 1, w);
+    clear_nonadditive(p, a->self, a->nfunc, w);
+    clear_nonadditive(p, a->tree_self, a->nfunc, w);
+}
+
+static void fill_calls(ph_profile *p, ph_agg *a, int sel)
+{
+    size_t i;
+    a->calls = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *a->calls);
+    a->self_calls = ph_xcalloc(a->nfunc ? a->nfunc : 1,
+                               sizeof *a->self_calls);
+    a->have_calls = 1;
+    if (sel == -2)
+        return;
+    for (i = 0; i < p->calls.n; i++) {
+        const ph_call *c = p->calls.v[i];
+        if (!part_selected(sel, c->part))
+            continue;
+        if (c->caller == c->callee)
+            a->self_calls[c->callee->id - 1] += c->count;
+        else
+            a->calls[c->callee->id - 1] += c->count;
+    }
+}
+
+/* Flat inclusive, KCachegrind's rule: the inclusive costs of the calls
+ * into f from other functions when there are any (with known cost), else
+ * f's own rows plus the calls f makes to other functions. */
+static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
+{
+    size_t w = a->width, nf = a->nfunc, i, s;
+    int64_t *in = alloc_vectors(nf, w), *out = alloc_vectors(nf, w);
+    unsigned char *has_in = ph_xcalloc(nf ? nf : 1, 1);
+    for (i = 0; i < p->calls.n; i++) {
+        const ph_call *c = p->calls.v[i];
+        size_t n = c->width < w ? c->width : w;
+        if (!c->incl || c->caller == c->callee ||
+            !part_selected(sel, c->part))
+            continue;
+        has_in[c->callee->id - 1] = 1;
+        add_vector(in + (c->callee->id - 1) * w, c->incl, n);
+        add_vector(out + (c->caller->id - 1) * w, c->incl, n);
+    }
+    for (i = 0; i < nf; i++) {
+        int64_t *incl = a->incl + i * w;
+        if (has_in[i]) {
+            add_vector(incl, in + i * w, w);
+        } else {
+            for (s = 0; s < w; s++)
+            {
+                /* self minus the samples' share: the rows' self cost */
+                int64_t flat = (int64_t)((uint64_t)a->self[i * w + s] -
+                                         (uint64_t)a->tree_self[i * w + s]);
+                incl[s] = ph_add_wrap(incl[s],
+                                      ph_add_wrap(flat, out[i * w + s]));
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(has_in);
+}
+
+/* Tree inclusive: the cost of every stack through f, each stack once even
+ * when f recurses.  Subtree sums go bottom-up (a child's id is larger than
+ * its parent's); a walk over the tree without a stack (parent links) keeps
+ * per function the number of its frames on the current path, and a node
+ * adds its subtree to f only when it is f's outermost frame. */
+static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
+{
+    size_t w = a->width, nn = p->nodes.n, i, any = 0;
+    int64_t *sub;
+    uint32_t *on;
+    ph_node *n;
+    if (nn == 0 || p->flattened || p->samples.n == 0)
+        return;
+    sub = alloc_vectors(nn, w);
+    for (i = 0; i < p->samples.n; i++) {
+        const ph_sample *s = p->samples.v[i];
+        if (!part_selected(sel, s->part) || !s->node)
+            continue;
+        add_vector(sub + (s->node->id - 1) * w, s->cost,
+                   s->width < w ? s->width : w);
+        any = 1;
+    }
+    if (!any) {
+        free(sub);
+        return;
+    }
+    for (i = nn; i-- > 0;) {
+        const ph_node *c = p->nodes.v[i];
+        if (c->parent)
+            add_vector(sub + (c->parent->id - 1) * w, sub + i * w, w);
+    }
+    on = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *on);
+    n = p->root_first;
+    while (n) {
+        if (n->func && on[n->func->id - 1]++ == 0)
+            add_vector(a->incl + (n->func->id - 1) * w,
+                       sub + (n->id - 1) * w, w);
+        if (n->child) {
+            n = n->child;
+            continue;
+        }
+        while (n) {
+            if (n->func)
+                on[n->func->id - 1]--;
+            if (n->sibling) {
+                n = n->sibling;
+                break;
+            }
+            n = n->parent;
+        }
+    }
+    free(on);
+    free(sub);
+}
+
+static void fill_incl(ph_profile *p, ph_agg *a, int sel)
+{
+    if (!a->have_self)
+        fill_self(p, a, sel);
+    a->incl = alloc_vectors(a->nfunc, a->width);
+    a->have_incl = 1;
+    if (sel == -2)
+        return;
+    add_flat_incl(p, a, sel);
+    add_tree_incl(p, a, sel);
+    clear_nonadditive(p, a->incl, a->nfunc, a->width);
+}
+
+/* ------------------------------------------------------------------ */
+/* Public getters                                                      */
+
+static int known_func(const ph_profile *p, const ph_func *f)
+{
+    return f && f->id >= 1 && f->id <= p->funcs.n && p->funcs.v[f->id - 1] == f;
+}
+
+const int64_t *ph_totals(ph_profile *p, int part)
+{
+    int sel;
+    ph_agg *a = get_agg(p, part, &sel);
+    if (!a->have_self)
+        fill_self(p, a, sel);
+    return a->totals;
+}
+
+const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part)
+{
+    int sel;
+    ph_agg *a = get_agg(p, part, &sel);
+    if (!known_func(p, f))
+        return a->zero;
+    if (!a->have_self)
+        fill_self(p, a, sel);
+    return a->self + (f->id - 1) * a->width;
+}
+
+const int64_t *ph_func_incl(ph_profile *p, const ph_func *f, int part)
+{
+    int sel;
+    ph_agg *a = get_agg(p, part, &sel);
+    if (!known_func(p, f))
+        return a->zero;
+    if (!a->have_incl)
+        fill_incl(p, a, sel);
+    return a->incl + (f->id - 1) * a->width;
+}
+
+uint64_t ph_func_calls(ph_profile *p, const ph_func *f, int part)
+{
+    int sel;
+    ph_agg *a = get_agg(p, part, &sel);
+    if (!known_func(p, f))
+        return 0;
+    if (!a->have_calls)
+        fill_calls(p, a, sel);
+    return a->calls[f->id - 1];
+}
+
+uint64_t ph_func_self_calls(ph_profile *p, const ph_func *f, int part)
+{
+    int sel;
+    ph_agg *a = get_agg(p, part, &sel);
+    if (!known_func(p, f))
+        return 0;
+    if (!a->have_calls)
+        fill_calls(p, a, sel);
+    return a->self_calls[f->id - 1];
+}

@@ -1,0 +1,207 @@
+/* ir_priv.h -- internals shared by the files of ir/ (and the unit tests):
+ * the arena, growable vectors, an open-addressing table, the layout of
+ * struct ph_profile and the side tables that ir.h's plain records do not
+ * show.  Nothing outside ir/ and tests/unit may include it.
+ */
+#ifndef PH_IR_PRIV_H
+#define PH_IR_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir.h"
+
+/* ------------------------------------------------------------------ */
+/* Arena (arena.c)                                                     */
+
+/* A chain of blocks, newest first: the first block is a page, each next
+ * one twice the previous up to PH_ARENA_MAX_BLOCK; a request larger than
+ * that gets a block of its own.  Allocation bumps a pointer. */
+#define PH_ARENA_FIRST_BLOCK 4096u
+#define PH_ARENA_MAX_BLOCK (1024u * 1024u)
+
+typedef struct ph_arena_block ph_arena_block;
+
+typedef struct ph_arena {
+    ph_arena_block *head;   /* newest block (the one we bump in) */
+    size_t next_size;       /* size of the next block to make */
+    size_t total;           /* bytes of all blocks, for statistics */
+} ph_arena;
+
+/* A position in the arena to rewind to. */
+typedef struct ph_arena_pos {
+    ph_arena_block *block;
+    size_t used;
+} ph_arena_pos;
+
+void ph_arena_init(ph_arena *a);
+void ph_arena_free(ph_arena *a);
+/* n bytes aligned to align (a power of two), zeroed. */
+void *ph_arena_alloc(ph_arena *a, size_t n, size_t align);
+/* n bytes aligned to align, NOT zeroed (strings). */
+void *ph_arena_alloc_raw(ph_arena *a, size_t n, size_t align);
+/* Remember the current position; rewinding drops everything allocated
+ * since (blocks made after the mark are freed). */
+ph_arena_pos ph_arena_mark(const ph_arena *a);
+void ph_arena_rewind(ph_arena *a, ph_arena_pos pos);
+/* Bytes held by the arena's blocks. */
+size_t ph_arena_size(const ph_arena *a);
+
+/* ------------------------------------------------------------------ */
+/* Vectors and a hash table (alloc.c)                                  */
+
+/* Growable array of pointers, malloc-owned. */
+typedef struct ph_vec {
+    void **v;
+    size_t n, cap;
+} ph_vec;
+
+void ph_vec_grow(ph_vec *x);
+void ph_vec_free(ph_vec *x);
+static inline void ph_vec_push(ph_vec *x, void *e)
+{
+    if (x->n == x->cap)
+        ph_vec_grow(x);
+    x->v[x->n++] = e;
+}
+
+/* Grow a malloc'd array of elements of size elsz so that it holds at least
+ * need elements; *cap is updated (doubling), new room is zeroed. */
+void ph_array_reserve(void **arr, size_t *cap, size_t need, size_t elsz);
+
+/* Open addressing with linear probing; items are non-NULL pointers and the
+ * full 64-bit hash of each is kept to skip most comparisons and to rehash.
+ * Lookups are written by each user:
+ *   for (i = h & t->mask; t->v[i]; i = (i + 1) & t->mask)
+ *       if (t->h[i] == h && EQUAL(t->v[i])) return t->v[i];
+ * then ph_htab_insert(t, h, item) when absent. */
+typedef struct ph_htab {
+    uint64_t *h;
+    void **v;
+    size_t mask;    /* capacity - 1; capacity is a power of two */
+    size_t n;
+} ph_htab;
+
+void ph_htab_init(ph_htab *t, size_t cap);
+void ph_htab_free(ph_htab *t);
+void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
+
+/* Hash helpers (strtab.c): bytes with a seed, and mixing of integers. */
+uint64_t ph_hash_bytes(const void *data, size_t len, uint64_t seed);
+static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+/* Sums wrap around instead of overflowing (costs come from untrusted
+ * files; signed overflow would be undefined). */
+static inline int64_t ph_add_wrap(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Profile layout                                                      */
+
+typedef struct ph_strent {
+    const char *s;
+    uint32_t len;
+    uint32_t hash;          /* low bits of the hash, to skip memcmp */
+} ph_strent;
+
+typedef struct ph_expr ph_expr;       /* events.c */
+typedef struct ph_rowblock ph_rowblock; /* rows.c */
+typedef struct ph_agg ph_agg;         /* aggregate.c */
+
+/* Per-function side table, indexed by id - 1. */
+typedef struct ph_funcx {
+    ph_rowblock **blocks;   /* per part index; NULL when no rows */
+    uint32_t nblocks;
+    ph_call *out_tail;      /* last of f->calls_out (append order) */
+    ph_call *in_tail;       /* last of f->calls_in */
+} ph_funcx;
+
+/* Per-node side table, indexed by id - 1. */
+typedef struct ph_nodex {
+    ph_node *last_child;
+    ph_sample *last_sample;
+} ph_nodex;
+
+#define PH_ROW_SCRATCH 8
+
+struct ph_profile {
+    ph_arena arena;
+    uint64_t seed;
+
+    /* strings (strtab.c): handle -> entry; table of handles */
+    ph_strent *strs;
+    size_t nstrs, capstrs;
+    uint32_t *strslots;
+    size_t strmask;
+
+    ph_vec meta;            /* pairs: key, value (const char *) */
+    const char *approx;
+    const char *format;
+
+    /* events (events.c) */
+    ph_vec events;          /* ph_event *, by index */
+    ph_vec reals;           /* ph_event *, by slot */
+    ph_vec exprs;           /* ph_expr *, by event index (NULL for real) */
+
+    /* symbols (symbols.c) */
+    ph_vec objects, files, funcs;
+    ph_htab objmap, filemap, funcmap;
+    ph_funcx *fx;
+    size_t fxcap;
+
+    ph_vec parts;
+
+    /* rows (rows.c) */
+    uint64_t nrows;
+    int64_t *scratch[PH_ROW_SCRATCH];   /* for nreal > 64 */
+    size_t scratch_width[PH_ROW_SCRATCH];
+    unsigned scratch_next;
+
+    /* calls and jumps (calls.c) */
+    ph_vec calls, jumps;
+
+    /* context tree (tree.c) */
+    ph_vec nodes, samples;
+    ph_htab nodemap;
+    ph_nodex *nx;
+    size_t nxcap;
+    ph_node *root_first, *root_last;   /* roots linked by ->sibling */
+    int flattened;          /* tree turned into rows: aggregates skip it */
+
+    /* aggregates (aggregate.c) */
+    ph_agg **agg;           /* per selection: 0 = all parts, i+1 = part i */
+    size_t nagg;
+    uint64_t generation;    /* bumped by ph_profile_invalidate */
+};
+
+/* The part used when an add function gets part NULL: the first part,
+ * created (PH_PART_WHOLE) when the profile has none. */
+ph_part *ph_profile_default_part(ph_profile *p);
+
+/* Setup and teardown of each file's part of the profile. */
+void ph_strtab_init(ph_profile *p);
+void ph_strtab_free(ph_profile *p);
+void ph_events_free(ph_profile *p);
+void ph_rows_free(ph_profile *p);
+void ph_agg_free(ph_profile *p);
+void ph_symbols_free(ph_profile *p);
+void ph_tree_free(ph_profile *p);
+void ph_calls_free(ph_profile *p);
+/* Make sure p->fx holds an entry for function id. */
+void ph_funcx_reserve(ph_profile *p, uint32_t id);
+
+/* Whether f has any rows (rows.c). */
+int ph_func_has_rows(const ph_profile *p, const ph_func *f);
+/* Add every row of f in part index part (PH_ALL_PARTS: every part) to
+ * acc, nreal values (rows.c). */
+void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
+                 int64_t *acc);
+
+#endif /* PH_IR_PRIV_H */

@@ -1,0 +1,107 @@
+/* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
+ * growth, oversized requests, mark and rewind.
+ */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <stdalign.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ir_priv.h"
+#include "suites.h"
+
+static void test_alignment_and_zero(void)
+{
+    ph_arena a;
+    size_t i;
+    ph_arena_init(&a);
+    for (i = 1; i < 200; i++) {
+        unsigned char *q = ph_arena_alloc(&a, i, 8);
+        size_t k;
+        CU_ASSERT_EQUAL((uintptr_t)q % 8, 0);
+        for (k = 0; k < i; k++)
+            CU_ASSERT_EQUAL(q[k], 0);
+        memset(q, 0xab, i);
+    }
+    for (i = 0; i < 50; i++) {
+        CU_ASSERT_EQUAL((uintptr_t)ph_arena_alloc(&a, 3, 64) % 64, 0);
+        CU_ASSERT_EQUAL((uintptr_t)ph_arena_alloc(&a, 1, 1) % 1, 0);
+    }
+    ph_arena_free(&a);
+}
+
+static void test_growth(void)
+{
+    ph_arena a;
+    char *big, *small;
+    size_t i;
+    ph_arena_init(&a);
+    ph_arena_alloc(&a, 10, 1);
+    CU_ASSERT(ph_arena_size(&a) <= PH_ARENA_FIRST_BLOCK);
+    for (i = 0; i < 10000; i++)
+        ph_arena_alloc(&a, 100, 8);
+    /* blocks double up to 1 MiB: ~1 MB of requests fits in few blocks,
+     * with less than a factor 2 of overhead */
+    CU_ASSERT(ph_arena_size(&a) >= 1000000);
+    CU_ASSERT(ph_arena_size(&a) < 2 * 1000000 + PH_ARENA_MAX_BLOCK);
+    big = ph_arena_alloc(&a, 5u << 20, 16);   /* larger than a block */
+    big[(5u << 20) - 1] = 1;
+    small = ph_arena_alloc(&a, 8, 8);
+    CU_ASSERT_PTR_NOT_NULL(small);
+    ph_arena_free(&a);
+    CU_ASSERT_EQUAL(ph_arena_size(&a), 0);
+}
+
+static void test_mark_rewind(void)
+{
+    ph_arena a;
+    ph_arena_pos m;
+    char *x, *y, *z;
+    size_t before, i;
+    ph_arena_init(&a);
+    x = ph_arena_alloc(&a, 16, 8);
+    strcpy(x, "keep me");
+    m = ph_arena_mark(&a);
+    before = ph_arena_size(&a);
+    y = ph_arena_alloc(&a, 16, 8);
+    for (i = 0; i < 1000; i++)
+        ph_arena_alloc(&a, 1000, 8);
+    CU_ASSERT(ph_arena_size(&a) > before);
+    ph_arena_rewind(&a, m);
+    CU_ASSERT_EQUAL(ph_arena_size(&a), before);
+    z = ph_arena_alloc(&a, 16, 8);
+    CU_ASSERT_PTR_EQUAL(z, y);              /* the same bytes again */
+    CU_ASSERT_EQUAL(z[0], 0);               /* and zeroed */
+    CU_ASSERT_STRING_EQUAL(x, "keep me");
+    /* rewinding to an empty arena's mark frees everything */
+    ph_arena_free(&a);
+    ph_arena_init(&a);
+    m = ph_arena_mark(&a);
+    ph_arena_alloc(&a, 100, 8);
+    ph_arena_rewind(&a, m);
+    CU_ASSERT_EQUAL(ph_arena_size(&a), 0);
+    ph_arena_free(&a);
+}
+
+static void test_profile_alloc(void)
+{
+    ph_profile *p = ph_profile_new();
+    size_t i;
+    for (i = 1; i < 100; i++) {
+        unsigned char *q = ph_profile_alloc(p, i * 7);
+        CU_ASSERT_EQUAL((uintptr_t)q % alignof(max_align_t), 0);
+        CU_ASSERT_EQUAL(q[i * 7 - 1], 0);
+        memset(q, 0xff, i * 7);
+    }
+    ph_profile_free(p);
+}
+
+void ph_test_register_arena(void)
+{
+    CU_pSuite s = CU_add_suite("arena", NULL, NULL);
+    CU_add_test(s, "alignment and zeroing", test_alignment_and_zero);
+    CU_add_test(s, "block growth", test_growth);
+    CU_add_test(s, "mark and rewind", test_mark_rewind);
+    CU_add_test(s, "profile alloc", test_profile_alloc);
+}

@@ -1,0 +1,204 @@
+/* rows_test.c -- CUnit suite for ir/rows.c: round trips of many rows
+ * (negative values, big and decreasing addresses, file changes, zeros),
+ * vectors wider than 64 events, parts, events added after rows.
+ */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "suites.h"
+
+/* Deterministic pseudo-random numbers (xorshift). */
+static uint64_t rnd_state;
+static uint64_t rnd(void)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return rnd_state;
+}
+
+static int64_t rnd_value(void)
+{
+    switch (rnd() % 6) {
+    case 0:
+    case 1:
+        return 0;
+    case 2:
+        return (int64_t)(rnd() % 100);
+    case 3:
+        return -(int64_t)(rnd() % 100000);
+    case 4:
+        return (int64_t)rnd();   /* anything, INT64_MIN included */
+    default:
+        return INT64_MAX - (int64_t)(rnd() % 3);
+    }
+}
+
+typedef struct want {
+    uint64_t addr;
+    uint32_t line;
+    ph_file *file;
+} want;
+
+static void round_trip(size_t nev, size_t nrows)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *files[3];
+    ph_func *f;
+    want *w = calloc(nrows, sizeof *w);
+    int64_t *costs = calloc(nrows * nev, sizeof *costs);
+    size_t *ns = calloc(nrows, sizeof *ns);
+    ph_row_iter it;
+    ph_row r;
+    size_t i, k, got = 0;
+    char name[16];
+    rnd_state = 88172645463325252ull + nev;
+    for (i = 0; i < nev; i++) {
+        name[0] = 'e';
+        name[1] = (char)('a' + i / 26 % 26);
+        name[2] = (char)('a' + i % 26);
+        name[3] = '\0';
+        ph_event_add(p, name);
+    }
+    files[0] = ph_file_get(p, ph_str_intern0(p, "a.c"));
+    files[1] = ph_file_get(p, ph_str_intern0(p, "b.h"));
+    files[2] = ph_file_get(p, ph_str_intern0(p, "c.h"));
+    f = ph_func_get(p, ph_str_intern0(p, "f"), files[0], NULL);
+    for (i = 0; i < nrows; i++) {
+        switch (rnd() % 4) {
+        case 0:
+            w[i].addr = i ? w[i - 1].addr + rnd() % 16 : 0;
+            break;
+        case 1:
+            w[i].addr = 0xffffffffffff0000ull + rnd() % 0x10000;
+            break;
+        case 2:
+            w[i].addr = rnd();
+            break;
+        default:
+            w[i].addr = 0;
+        }
+        w[i].line = (rnd() % 3 == 0) ? (uint32_t)rnd() : (uint32_t)(rnd() % 50);
+        w[i].file = files[rnd() % 8 < 6 ? 0 : 1 + rnd() % 2];
+        ns[i] = rnd() % (nev + 1);
+        for (k = 0; k < ns[i]; k++)
+            costs[i * nev + k] = rnd_value();
+        ph_row_add(p, f, NULL, w[i].addr, w[i].line,
+                   w[i].file == files[0] && (i & 1) ? NULL : w[i].file,
+                   costs + i * nev, ns[i]);
+    }
+    ph_row_iter_init(&it, p, f, NULL);
+    while (ph_row_next(&it, &r)) {
+        int ok = 1;
+        if (got >= nrows) {
+            CU_FAIL("more rows than added");
+            break;
+        }
+        ok &= r.addr == w[got].addr;
+        ok &= r.line == w[got].line;
+        ok &= r.file == w[got].file;
+        for (k = 0; k < nev; k++)
+            ok &= r.cost[k] == (k < ns[got] ? costs[got * nev + k] : 0);
+        CU_ASSERT(ok);
+        if (!ok) {
+            fprintf(stderr, "row %zu: addr %llx line %u differ from %llx %u\n",
+                    got, (unsigned long long)r.addr, r.line,
+                    (unsigned long long)w[got].addr, w[got].line);
+            break;
+        }
+        got++;
+    }
+    CU_ASSERT_EQUAL(got, nrows);
+    free(w);
+    free(costs);
+    free(ns);
+    ph_profile_free(p);
+}
+
+static void test_round_trip_narrow(void)
+{
+    round_trip(1, 1000);
+    round_trip(3, 20000);
+    round_trip(7, 5000);
+    round_trip(8, 5000);
+    round_trip(64, 2000);
+}
+
+static void test_round_trip_wide(void)
+{
+    round_trip(65, 1000);
+    round_trip(200, 500);
+}
+
+static void test_parts_and_late_events(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_part *a = ph_part_add(p, PH_PART_THREAD);
+    ph_part *b = ph_part_add(p, PH_PART_THREAD);
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    ph_func *g = ph_func_get(p, ph_str_intern0(p, "g"), NULL, NULL);
+    ph_row_iter it;
+    ph_row r;
+    int n = 0;
+    ph_event_add(p, "Ir");
+    ph_row_add(p, f, b, 0x10, 3, NULL, (int64_t[]){ 5 }, 1);
+    ph_row_add(p, f, a, 0x20, 4, NULL, (int64_t[]){ 7 }, 1);
+    ph_event_add(p, "Dr");
+    ph_row_add(p, f, a, 0x30, 5, NULL, (int64_t[]){ 1, 2 }, 2);
+    /* one part */
+    ph_row_iter_init(&it, p, f, b);
+    CU_ASSERT(ph_row_next(&it, &r));
+    CU_ASSERT_EQUAL(r.addr, 0x10);
+    CU_ASSERT_EQUAL(r.cost[0], 5);
+    CU_ASSERT_EQUAL(r.cost[1], 0);   /* event added later reads 0 */
+    CU_ASSERT_PTR_NULL(r.file);      /* f has no file */
+    CU_ASSERT_FALSE(ph_row_next(&it, &r));
+    /* every part in turn, part 0 first */
+    ph_row_iter_init(&it, p, f, NULL);
+    while (ph_row_next(&it, &r)) {
+        static const uint64_t addrs[] = { 0x20, 0x30, 0x10 };
+        CU_ASSERT_EQUAL(r.addr, addrs[n]);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 3);
+    /* a function without rows */
+    ph_row_iter_init(&it, p, g, NULL);
+    CU_ASSERT_FALSE(ph_row_next(&it, &r));
+    ph_row_iter_init(&it, p, g, a);
+    CU_ASSERT_FALSE(ph_row_next(&it, &r));
+    CU_ASSERT_EQUAL(ph_totals(p, 0)[1], 2);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 13);
+    ph_profile_free(p);
+}
+
+/* Rows are compact: a typical row (next line, three small costs) takes a
+ * few bytes of arena + block memory, far below a struct per row. */
+static void test_compact(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    int64_t v[3] = { 3, 1, 0 };
+    uint32_t i;
+    ph_event_add(p, "Ir");
+    ph_event_add(p, "Dr");
+    ph_event_add(p, "Dw");
+    for (i = 0; i < 100000; i++)
+        ph_row_add(p, f, NULL, 0, i + 1, NULL, v, 3);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 300000);
+    CU_ASSERT_EQUAL(ph_func_self(p, f, PH_ALL_PARTS)[1], 100000);
+    ph_profile_free(p);
+}
+
+void ph_test_register_rows(void)
+{
+    CU_pSuite s = CU_add_suite("rows", NULL, NULL);
+    CU_add_test(s, "round trip, up to 64 events", test_round_trip_narrow);
+    CU_add_test(s, "round trip, wide vectors", test_round_trip_wide);
+    CU_add_test(s, "parts and late events", test_parts_and_late_events);
+    CU_add_test(s, "compact rows", test_compact);
+}

@@ -1,0 +1,14 @@
+/* suites.h -- the list of CUnit suites, one PH_SUITE(module) line each;
+ * module_test.c defines void ph_test_register_<module>(void).  Included
+ * by run_unit.c (which redefines PH_SUITE) and by each suite (which gets
+ * the declarations).  No include guard: it is included more than once. */
+#ifndef PH_SUITE
+#define PH_SUITE(m) void ph_test_register_##m(void);
+#endif
+PH_SUITE(arena)
+PH_SUITE(strtab)
+PH_SUITE(events)
+PH_SUITE(rows)
+PH_SUITE(tree)
+PH_SUITE(aggregate)
+#undef PH_SUITE

@@ -1,0 +1,106 @@
+/* tree_test.c -- CUnit suite for ir/tree.c: finding and creating
+ * children, dense ids and depths, child and sample order, copied labels.
+ */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+
+#include "ir.h"
+#include "suites.h"
+
+static void test_children(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
+    ph_func *a = ph_func_get(p, ph_str_intern0(p, "a"), NULL, NULL);
+    ph_object *o = ph_object_get(p, ph_str_intern0(p, "/bin/x"));
+    ph_node *r = ph_node_child(p, NULL, m, o, 0x10, 1, 0);
+    ph_node *c1 = ph_node_child(p, r, a, o, 0x20, 2, 0);
+    ph_node *c2 = ph_node_child(p, r, a, o, 0x24, 2, 0);
+    ph_node *c3 = ph_node_child(p, r, a, o, 0x20, 2, PH_FRAME_INLINED);
+    ph_node *r2;
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, NULL, m, o, 0x10, 1, 0), r);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, r, a, o, 0x20, 2, 0), c1);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, r, a, o, 0x24, 2, 0), c2);
+    CU_ASSERT_PTR_NOT_EQUAL(c1, c3);
+    CU_ASSERT_PTR_NOT_EQUAL(ph_node_child(p, r, a, NULL, 0x20, 2, 0), c1);
+    r2 = ph_node_new(p, NULL, m, o, 0x10, 1, 0);
+    CU_ASSERT_PTR_NOT_EQUAL(r2, r);
+    CU_ASSERT_EQUAL(ph_node_count(p), 6);
+    /* ids dense in creation order, parents first */
+    CU_ASSERT_EQUAL(r->id, 1);
+    CU_ASSERT_EQUAL(c1->id, 2);
+    CU_ASSERT_EQUAL(r2->id, 6);
+    CU_ASSERT_PTR_EQUAL(ph_node_at(p, 1), c1);
+    CU_ASSERT_PTR_NULL(ph_node_at(p, 6));
+    CU_ASSERT_EQUAL(r->depth, 0);
+    CU_ASSERT_EQUAL(c2->depth, 1);
+    CU_ASSERT_PTR_EQUAL(c2->parent, r);
+    /* children in creation order */
+    CU_ASSERT_PTR_EQUAL(r->child, c1);
+    CU_ASSERT_PTR_EQUAL(c1->sibling, c2);
+    CU_ASSERT_PTR_EQUAL(c2->sibling, c3);
+    CU_ASSERT_PTR_EQUAL(c3->sibling->object, NULL);
+    ph_profile_free(p);
+}
+
+static void test_deep(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "rec"), NULL, NULL);
+    ph_node *n = NULL;
+    int i;
+    ph_event_add(p, "samples");
+    for (i = 0; i < 100000; i++)
+        n = ph_node_child(p, n, f, NULL, 0x40, 0, 0);
+    ph_sample_add(p, n, NULL, (int64_t[]){ 3 }, 1, NULL, 0);
+    CU_ASSERT_EQUAL(n->depth, 99999);
+    CU_ASSERT_EQUAL(ph_func_incl(p, f, PH_ALL_PARTS)[0], 3);
+    CU_ASSERT_EQUAL(ph_func_self(p, f, PH_ALL_PARTS)[0], 3);
+    ph_profile_flatten(p);
+    CU_ASSERT_EQUAL(ph_func_incl(p, f, PH_ALL_PARTS)[0], 3);
+    CU_ASSERT_EQUAL(ph_func_self_calls(p, f, PH_ALL_PARTS), 99999);
+    ph_profile_free(p);
+}
+
+static void test_samples(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
+    ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
+    ph_label labels[2];
+    ph_sample *s1, *s2;
+    ph_event_add(p, "samples");
+    ph_event_add(p, "cpu");
+    labels[0].key = ph_str_intern0(p, "thread");
+    labels[0].str = ph_str_intern0(p, "worker");
+    labels[0].num = 0;
+    labels[0].num_unit = 0;
+    labels[1].key = ph_str_intern0(p, "bytes");
+    labels[1].str = 0;
+    labels[1].num = 4096;
+    labels[1].num_unit = ph_str_intern0(p, "bytes");
+    s1 = ph_sample_add(p, r, NULL, (int64_t[]){ 1, 1000 }, 2, labels, 2);
+    labels[1].num = 1;   /* the sample has its own copy */
+    s2 = ph_sample_add(p, r, NULL, (int64_t[]){ 2 }, 1, NULL, 0);
+    CU_ASSERT_PTR_EQUAL(r->samples, s1);
+    CU_ASSERT_PTR_EQUAL(s1->next, s2);
+    CU_ASSERT_EQUAL(s1->nlabels, 2);
+    CU_ASSERT_EQUAL(s1->labels[1].num, 4096);
+    CU_ASSERT_EQUAL(ph_sample_value(s2, 1), 0);
+    CU_ASSERT_EQUAL(ph_sample_value(s1, 1), 1000);
+    CU_ASSERT_EQUAL(ph_sample_count(p), 2);
+    CU_ASSERT_PTR_EQUAL(ph_sample_at(p, 1), s2);
+    CU_ASSERT_PTR_NOT_NULL(s1->part);
+    CU_ASSERT_EQUAL(ph_part_count(p), 1);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[1], 1000);
+    ph_profile_free(p);
+}
+
+void ph_test_register_tree(void)
+{
+    CU_pSuite s = CU_add_suite("tree", NULL, NULL);
+    CU_add_test(s, "find and create children", test_children);
+    CU_add_test(s, "deep recursion", test_deep);
+    CU_add_test(s, "samples and labels", test_samples);
+}
