@@ -28,6 +28,8 @@ int ph_cmd_summary(int argc, char **argv);
 int ph_cmd_info(int argc, char **argv);
 int ph_cmd_convert(int argc, char **argv);
 int ph_cmd_formats(int argc, char **argv);
+int ph_cmd_record(int argc, char **argv);      /* cgview/record.c */
+int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
 
 /* Program name for messages: "profhub" or "cgview" (set by main). */
 extern const char *ph_cli_prog;

@@ -16,6 +16,8 @@ static const ph_command commands[] = {
     { "info", ph_cmd_info, "describe a profile: format, parts, events, counts" },
     { "convert", ph_cmd_convert, "convert a profile to another format" },
     { "formats", ph_cmd_formats, "list the formats profhub reads and writes" },
+    { "record", ph_cmd_record, "run a program under a collector and write its profile" },
+    { "collectors", ph_cmd_collectors, "list the collectors with their parameters and metrics" },
     { NULL, NULL, NULL }
 };
 

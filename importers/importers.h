@@ -17,5 +17,6 @@ PH_DECLARE_IMPORTER(callgrind);
 PH_DECLARE_IMPORTER(cachegrind);
 PH_DECLARE_IMPORTER(pprof);
 PH_DECLARE_IMPORTER(drcctprof);
+PH_DECLARE_IMPORTER(native);
 
 #endif /* PH_IMPORTERS_H */

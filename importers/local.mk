@@ -30,3 +30,6 @@ libph_la_SOURCES += importers/cachegrind_in.c
 libph_la_SOURCES += importers/callgrind_priv.h importers/callgrind_scan.c \
 	importers/callgrind_in.c importers/callgrind_head.c \
 	importers/callgrind_files.c
+# native: profhub record's experiments (runtime/FORMAT.md), symbolised.
+libph_la_SOURCES += importers/native.h importers/native_in.c \
+	importers/native_sym.c runtime/expfmt.h

@@ -1,0 +1,47 @@
+/* native.h -- private to importers/native_in.c and native_sym.c: the
+ * symboliser that turns recorded addresses into functions, files, lines
+ * and inlined frames, against the memory map the runtime recorded. */
+#ifndef PH_NATIVE_H
+#define PH_NATIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir/ir.h"
+
+typedef struct ph_nsym ph_nsym;
+
+/* One frame of a resolved address, outermost first: the function the
+ * ELF symbol names, then each function inlined into it (PH_FRAME_INLINED)
+ * down to the innermost.  line/file: the position in that frame. */
+typedef struct ph_nframe {
+    ph_func *func;
+    ph_object *obj;
+    ph_file *file;
+    uint32_t line;
+    uint32_t flags;
+} ph_nframe;
+
+#define PH_NSYM_MAX_FRAMES 8
+
+ph_nsym *ph_nsym_new(ph_profile *p);
+void ph_nsym_free(ph_nsym *s);
+
+/* Mappings of one process image (instance); later ones win on overlap. */
+void ph_nsym_add_map(ph_nsym *s, uint64_t instance, uint64_t start,
+                     uint64_t end, uint64_t offset, const char *path,
+                     size_t pathlen);
+
+/* Resolve addr in instance into at most PH_NSYM_MAX_FRAMES frames
+ * (returns the count, at least 1).  An address outside every mapping or
+ * without a symbol becomes a function named by its hex address, kept in
+ * its object when it has one.  Results are cached per address. */
+size_t ph_nsym_resolve(ph_nsym *s, uint64_t instance, uint64_t addr,
+                       const ph_nframe **frames);
+
+/* Demangle a C++ name with __cxa_demangle (libstdc++, loaded with
+ * dlopen on first use); NULL when name is not mangled or cannot be
+ * demangled.  The result is malloc'ed. */
+char *ph_nsym_demangle(const char *name);
+
+#endif /* PH_NATIVE_H */
