@@ -11,4 +11,8 @@ PH_SUITE(events)
 PH_SUITE(rows)
 PH_SUITE(tree)
 PH_SUITE(aggregate)
+PH_SUITE(numbers)
+PH_SUITE(input)
+PH_SUITE(output)
+PH_SUITE(sniff)
 #undef PH_SUITE

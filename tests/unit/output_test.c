@@ -1,0 +1,297 @@
+/* output_test.c -- ph_output: content through the buffer and gzip, the
+ * temporary file renamed on commit and removed on abort or error, existing
+ * targets kept intact, devices written in place, options and drop
+ * warnings. */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ir/io.h"
+#include "suites.h"
+
+static char dir[64];
+
+static int make_dir(void)
+{
+    strcpy(dir, "/tmp/ph-output-test-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[512];
+
+    if (!d)
+        return 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    chmod(dir, 0700);
+    rmdir(dir);
+    return 0;
+}
+
+/* Number of entries in the test folder (temporary files included). */
+static int count_entries(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            n++;
+    closedir(d);
+    return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    char err[256];
+    ph_input *in = ph_input_open(path, err, sizeof err);
+    char *s;
+
+    if (!in)
+        return NULL;
+    *len = ph_input_size(in);
+    s = malloc(*len + 1);
+    memcpy(s, ph_input_data(in), *len);
+    s[*len] = '\0';
+    ph_input_close(in);
+    return s;
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_commit(void)
+{
+    char path[128], err[256];
+    ph_output *out;
+    size_t len;
+    char *s;
+
+    snprintf(path, sizeof path, "%s/a.out", dir);
+    out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_STRING_EQUAL(ph_output_path(out), path);
+    ph_output_puts(out, "events: Ir\n");
+    ph_output_u64(out, 0);
+    ph_output_write(out, " ", 1);
+    ph_output_u64(out, UINT64_MAX);
+    ph_output_write(out, " ", 1);
+    ph_output_i64(out, INT64_MIN);
+    ph_output_printf(out, " %s=%d\n", "x", -3);
+    /* Nothing visible under the target's name before commit. */
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(count_entries(), 1);
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    s = slurp(path, &len);
+    CU_ASSERT_STRING_EQUAL(s, "events: Ir\n0 18446744073709551615 "
+                              "-9223372036854775808 x=-3\n");
+    CU_ASSERT_EQUAL(count_entries(), 1);   /* no temporary file left */
+    free(s);
+    unlink(path);
+}
+
+static void test_large_and_gzip(void)
+{
+    char path[128], err[256], small[600];
+    size_t big = 300000, len, i, want;
+    char *block = malloc(big), *s;
+    ph_output *out;
+
+    for (i = 0; i < big; i++)
+        block[i] = (char)('a' + i % 26);
+    memset(small, 'z', sizeof small - 1);
+    small[sizeof small - 1] = '\0';
+    snprintf(path, sizeof path, "%s/b.pb.gz", dir);
+    out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    ph_output_set_gzip(out);
+    for (i = 0; i < 5; i++) {
+        ph_output_puts(out, "head");
+        ph_output_write(out, block, big);             /* bigger than buffer */
+        ph_output_printf(out, "%s", small);           /* longer than 512 */
+    }
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    s = slurp(path, &len);   /* ph_input unwraps the gzip */
+    want = 5 * (4 + big + sizeof small - 1);
+    CU_ASSERT_EQUAL_FATAL(len, want);
+    CU_ASSERT(memcmp(s, "head", 4) == 0);
+    CU_ASSERT(memcmp(s + 4, block, big) == 0);
+    CU_ASSERT(memcmp(s + 4 + big, small, sizeof small - 1) == 0);
+    CU_ASSERT(memcmp(s + want - sizeof small + 1, small,
+                     sizeof small - 1) == 0);
+    free(s);
+    free(block);
+    unlink(path);
+}
+
+static void test_abort_keeps_existing(void)
+{
+    char path[128], err[256];
+    struct stat st;
+    ph_output *out;
+    size_t len;
+    char *s;
+
+    snprintf(path, sizeof path, "%s/keep.out", dir);
+    put_file(path, "old content\n");
+    chmod(path, 0640);
+    out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    ph_output_puts(out, "half-written new content");
+    CU_ASSERT_EQUAL(count_entries(), 2);
+    ph_output_abort(out);
+    CU_ASSERT_EQUAL(count_entries(), 1);
+    s = slurp(path, &len);
+    CU_ASSERT_STRING_EQUAL(s, "old content\n");
+    free(s);
+
+    /* A commit replaces the file and keeps its mode. */
+    out = ph_output_open(path, err, sizeof err);
+    ph_output_puts(out, "new\n");
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    s = slurp(path, &len);
+    CU_ASSERT_STRING_EQUAL(s, "new\n");
+    free(s);
+    CU_ASSERT_EQUAL(stat(path, &st), 0);
+    CU_ASSERT_EQUAL(st.st_mode & 07777, 0640);
+    unlink(path);
+}
+
+static void test_symlink(void)
+{
+    char path[128], link[128], err[256];
+    struct stat st;
+    ph_output *out;
+    size_t len;
+    char *s;
+
+    snprintf(path, sizeof path, "%s/real.out", dir);
+    snprintf(link, sizeof link, "%s/link.out", dir);
+    put_file(path, "old\n");
+    CU_ASSERT_EQUAL_FATAL(symlink("real.out", link), 0);
+    out = ph_output_open(link, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    ph_output_puts(out, "through the link\n");
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(lstat(link, &st), 0);
+    CU_ASSERT(S_ISLNK(st.st_mode));   /* the link is not replaced */
+    s = slurp(path, &len);
+    CU_ASSERT_STRING_EQUAL(s, "through the link\n");
+    free(s);
+    unlink(link);
+    unlink(path);
+}
+
+static void test_open_failures(void)
+{
+    char path[128], err[256];
+    ph_output *out;
+
+    out = ph_output_open("/nonexistent-dir/x.out", err, sizeof err);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "cannot create a temporary file in "
+                                       "/nonexistent-dir"));
+    out = ph_output_open(dir, err, sizeof err);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_STRING_EQUAL(err, "is a directory");
+    out = ph_output_open("", err, sizeof err);
+    CU_ASSERT_PTR_NULL(out);
+
+    if (geteuid() != 0) {   /* root writes anywhere */
+        snprintf(path, sizeof path, "%s/ro.out", dir);
+        chmod(dir, 0500);
+        out = ph_output_open(path, err, sizeof err);
+        CU_ASSERT_PTR_NULL(out);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "Permission denied"));
+        chmod(dir, 0700);
+    }
+    CU_ASSERT_EQUAL(count_entries(), 0);
+}
+
+static void test_write_error(void)
+{
+    char err[256];
+    struct stat st;
+    ph_output *out;
+    int i;
+
+    /* /dev/full: a device is written in place (never renamed over) and
+     * every write fails with ENOSPC; commit reports it. */
+    if (stat("/dev/full", &st) != 0 || !S_ISCHR(st.st_mode))
+        return;
+    out = ph_output_open("/dev/full", err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (i = 0; i < 3000; i++)
+        ph_output_puts(out, "a line that goes nowhere at all............\n");
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "No space left on device"));
+    CU_ASSERT_EQUAL(stat("/dev/full", &st), 0);
+    CU_ASSERT(S_ISCHR(st.st_mode));
+}
+
+static void test_options_and_drops(void)
+{
+    char path[128], err[256];
+    ph_output *out;
+    uint64_t n = 0;
+
+    snprintf(path, sizeof path, "%s/o.dot", dir);
+    out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NULL(ph_output_option(out, "nodefraction"));
+    ph_output_set_option(out, "nodefraction", "0.01");
+    ph_output_set_option(out, "edgefraction", "0.001");
+    ph_output_set_option(out, "nodefraction", "0.05");
+    CU_ASSERT_STRING_EQUAL(ph_output_option(out, "nodefraction"), "0.05");
+    CU_ASSERT_STRING_EQUAL(ph_output_option(out, "edgefraction"), "0.001");
+
+    ph_output_drop(out, "inline", 5, "inlined frames (format has no inline "
+                                     "records)");
+    ph_output_drop(out, "parts", 2, "parts (summed into one)");
+    ph_output_drop(out, "inline", 7, "ignored text");
+    ph_output_drop(out, "nothing", 0, "not a drop");
+    CU_ASSERT_EQUAL(ph_output_drop_count(out), 2);
+    CU_ASSERT_STRING_EQUAL(ph_output_drop_at(out, 0, &n),
+                           "inlined frames (format has no inline records)");
+    CU_ASSERT_EQUAL(n, 12);
+    CU_ASSERT_STRING_EQUAL(ph_output_drop_at(out, 1, &n),
+                           "parts (summed into one)");
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_PTR_NULL(ph_output_drop_at(out, 2, &n));
+    ph_output_abort(out);
+    CU_ASSERT_EQUAL(count_entries(), 0);
+}
+
+void ph_test_register_output(void)
+{
+    CU_pSuite s = CU_add_suite("output", make_dir, remove_dir);
+
+    CU_add_test(s, "commit renames into place", test_commit);
+    CU_add_test(s, "large writes and gzip", test_large_and_gzip);
+    CU_add_test(s, "abort keeps an existing file", test_abort_keeps_existing);
+    CU_add_test(s, "symlink target", test_symlink);
+    CU_add_test(s, "open failures", test_open_failures);
+    CU_add_test(s, "write error", test_write_error);
+    CU_add_test(s, "options and drops", test_options_and_drops);
+}
