@@ -265,11 +265,11 @@ void ph_stacks_build(ph_profile *p, ph_output *out, const char *fmt,
     ph_profile_set_approx(p, "call stacks built from flat costs: a callee's "
                           "cost is split among its callers in proportion "
                           "to their calls (gprof's rule)");
-    char what[160];
-    snprintf(what, sizeof what, "%s: call stacks approximated from flat "
-             "data (callee costs split among callers in proportion to "
-             "calls)", fmt);
-    ph_output_drop(out, "approx", 1, what);
+    (void)fmt;
+    if (out)
+        ph_output_drop(out, "approx", 1, "call stacks approximated from "
+                       "flat data (callee costs split among callers in "
+                       "proportion to calls)");
 }
 
 void ph_stacks_free(ph_stacks *s)
@@ -324,17 +324,14 @@ ph_event **ph_stacks_events(ph_profile *p, ph_output *out, const char *fmt,
         }
         evs[k++] = ev;
     }
-    char what[160];
-    if (nonadd) {
-        snprintf(what, sizeof what, "%s: non-additive metrics (ids, enums, "
-                 "strings; the format sums values)", fmt);
-        ph_output_drop(out, "nonadditive", nonadd, what);
-    }
-    if (derived) {
-        snprintf(what, sizeof what, "%s: derived events with non-linear "
-                 "formulas (the format holds only summable values)", fmt);
-        ph_output_drop(out, "derived", derived, what);
-    }
+    (void)fmt;
+    if (nonadd)
+        ph_output_drop(out, "nonadditive", nonadd, "non-additive metrics "
+                       "(ids, enums, strings; the format sums values)");
+    if (derived)
+        ph_output_drop(out, "derived", derived, "derived events with "
+                       "non-linear formulas (the format holds only summable "
+                       "values)");
     *n = k;
     return evs;
 }

@@ -22,6 +22,14 @@ static const ph_format exporters[] = {
     PH_EXPORTER(pprof, "pprof profile.proto, gzipped, for go tool pprof",
                 "pb.gz pprof pb", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_ADDRS |
                 PH_CAP_LINES | PH_CAP_NEGATIVE),
+    PH_EXPORTER(drcctprof, "DrCCTProf / EasyView profile (raw protobuf)",
+                "drcctprof ezview", PH_CAP_CONTEXTS | PH_CAP_LINES | PH_CAP_NEGATIVE),
+    PH_EXPORTER(folded, "folded stacks for flame graphs (one event)",
+                "folded collapsed", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_NEGATIVE),
+    PH_EXPORTER(speedscope, "speedscope JSON (sampled profiles, one per event)",
+                "speedscope.json", PH_CAP_CONTEXTS),
+    PH_EXPORTER(dot, "Graphviz call graph coloured by cost (-O node_threshold=PCT, -O edge_threshold=PCT)",
+                "dot", PH_CAP_CALLS | PH_CAP_NEGATIVE),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 

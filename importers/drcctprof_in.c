@@ -32,8 +32,10 @@ PH_DECLARE_IMPORTER(drcctprof);
  *   Context        -> one node (ph_node_new: equal frames stay distinct),
  *                     ext_id = the context id; a Location with k lines gives
  *                     k nested nodes, the innermost carrying the context.
- *                     A root context whose location is absent gets a frame
- *                     "<context N>".
+ *                     A context whose location is absent (a root, or the
+ *                     sentinel ids 0 and 0xffffffffffffffff DrCCTProf uses
+ *                     for thread roots) gets a frame "<context N>".
+ *                     Repeated context records that agree are merged.
  *   Sample         -> ph_sample on its context's node (inner nodes too). */
 
 typedef Drcctprof__Profile__Profile PbProfile;
@@ -214,7 +216,8 @@ static int make_context_node(reader *r, size_t ci, ph_node *parent)
     int64_t li = ph_idmap_get(&r->locs, c->location_id);
     ph_node *node = parent;
     if (li < 0 || r->pb->location[li]->n_line == 0) {
-        if (li < 0 && c->parent_id != 0)
+        if (li < 0 && c->parent_id != 0 && c->location_id != 0 &&
+            c->location_id != UINT64_MAX)
             return ph_input_error_off(r->in, off, "context %" PRIu64
                                       " names unknown location id %" PRIu64,
                                       c->id, c->location_id);
@@ -247,11 +250,22 @@ static int read_contexts(reader *r)
     ph_idmap_init(&r->ctxs, n);
     r->node_of = ph_xcalloc(n + 1, sizeof *r->node_of);
     r->state = ph_xcalloc(n + 1, 1);
-    for (size_t i = 0; i < n; i++)
-        if (ph_idmap_put(&r->ctxs, pb->context[i]->id, (uint32_t)i) < 0)
+    /* Real files repeat a context record (fig7: 3,234 records, 781 ids);
+     * repeats that agree are one context, others are an error. */
+    for (size_t i = 0; i < n; i++) {
+        const Drcctprof__Profile__Context *c = pb->context[i];
+        if (ph_idmap_put(&r->ctxs, c->id, (uint32_t)i) == 0)
+            continue;
+        const Drcctprof__Profile__Context *first =
+            pb->context[ph_idmap_get(&r->ctxs, c->id)];
+        if (first->location_id != c->location_id ||
+            first->parent_id != c->parent_id)
             return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, 3, i),
-                                      "two contexts with id %" PRIu64,
-                                      pb->context[i]->id);
+                                      "two contexts with id %" PRIu64
+                                      " differ in location or parent",
+                                      c->id);
+        r->state[i] = 2;                 /* a repeat: nothing to build */
+    }
     /* Parents first: walk up from each context to the first one built,
      * then build back down.  The walk reuses one index stack. */
     size_t *chain = ph_xmalloc((n + 1) * sizeof *chain);

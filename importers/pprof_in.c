@@ -30,6 +30,9 @@ PH_DECLARE_IMPORTER(pprof);
  *                       location without lines is a frame "0x<addr>"
  *   Sample           -> a walk from the root (last location) to the leaf,
  *                       values as the leaf's exclusive cost, labels kept.
+ * Ids 0 are accepted for functions and locations (EasyView's fig4 file has
+ * a function with id 0; pprof itself rejects it); mapping id 0 in a
+ * location means "no mapping".
  * Parts: a sample with a label whose key is "thread", "thread_id", "tid"
  * or "thread_name" goes to a thread part named by that label's value (one
  * part per distinct value); other samples go to one whole-run part. */
@@ -187,9 +190,6 @@ static int read_mappings(reader *r)
         const Perftools__Profiles__Mapping *m = pb->mapping[i];
         size_t off = ph_pb_index_off(&r->ix, 3, i);
         ph_str name, bid;
-        if (m->id == 0)
-            return ph_input_error_off(r->in, off,
-                                      "mapping with reserved id 0");
         if (get_str(r, m->filename, off, "mapping file name", &name) < 0 ||
             get_str(r, m->build_id, off, "mapping build id", &bid) < 0)
             return -1;
@@ -218,9 +218,6 @@ static int read_functions(reader *r)
         const Perftools__Profiles__Function *fn = pb->function[i];
         size_t off = ph_pb_index_off(&r->ix, 5, i);
         ph_str name, sys, file;
-        if (fn->id == 0)
-            return ph_input_error_off(r->in, off,
-                                      "function with reserved id 0");
         if (get_str(r, fn->name, off, "function name", &name) < 0 ||
             get_str(r, fn->system_name, off, "function system name",
                     &sys) < 0 ||
@@ -260,9 +257,6 @@ static int read_locations(reader *r)
         const Perftools__Profiles__Location *l = pb->location[i];
         size_t off = ph_pb_index_off(&r->ix, 4, i);
         loc_info *li = &r->loc[i];
-        if (l->id == 0)
-            return ph_input_error_off(r->in, off,
-                                      "location with reserved id 0");
         if (ph_idmap_put(&r->locs, l->id, (uint32_t)i) < 0)
             return ph_input_error_off(r->in, off, "two locations with id %"
                                       PRIu64, l->id);

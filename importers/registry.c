@@ -30,6 +30,8 @@ static const ph_format importers[] = {
     PH_IMPORTER(drcctprof, "DrCCTProf / EasyView profile (drcctprof.profile protobuf)",
                 "drcctprof ezview", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_LINES |
                 PH_CAP_NEGATIVE),
+    PH_IMPORTER(folded, "folded stacks (\"a;b;c 123\" lines, root first; flame-graph tools)",
+                "folded collapsed", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_NEGATIVE),
     PH_IMPORTER(native, "profhub experiment (profhub record: pcsamp, usertime, hwc), symbolised with libelf/libdwarf",
                 "phx", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_ADDRS | PH_CAP_LINES |
                 PH_CAP_PARTS),
