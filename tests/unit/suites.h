@@ -15,4 +15,5 @@ PH_SUITE(numbers)
 PH_SUITE(input)
 PH_SUITE(output)
 PH_SUITE(sniff)
+PH_SUITE(cachegrind)
 #undef PH_SUITE
