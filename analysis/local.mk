@@ -4,3 +4,6 @@ libph_la_SOURCES += analysis/analysis.h analysis/analysis_priv.h \
 	analysis/classname.c analysis/arcs.c analysis/merge.c \
 	analysis/diff.c
 pkginclude_HEADERS += analysis/analysis.h
+# gprof's self/children/cycles arithmetic (issue 6).
+libph_la_SOURCES += analysis/gprof.h analysis/gprof_prop.c
+pkginclude_HEADERS += analysis/gprof.h

@@ -15,6 +15,8 @@
 
 PH_DECLARE_IMPORTER(callgrind);
 PH_DECLARE_IMPORTER(cachegrind);
+PH_DECLARE_IMPORTER(gmon);
+int ph_gmon_read_many(ph_input **ins, size_t n, ph_profile *p); /* gprof -s */
 PH_DECLARE_IMPORTER(pprof);
 PH_DECLARE_IMPORTER(drcctprof);
 PH_DECLARE_IMPORTER(folded);

@@ -24,6 +24,8 @@ static const ph_format importers[] = {
                 PH_CAP_CALLS | PH_CAP_PARTS | PH_CAP_FORMULAS | PH_CAP_NEGATIVE),
     PH_IMPORTER(cachegrind, "Cachegrind out-file (valgrind --tool=cachegrind)",
                 "cachegrind cachegrind.out.*", PH_CAP_LINES),
+    PH_IMPORTER(gmon, "gprof gmon.out (gcc -pg), mapped with the executable given by --exe",
+                "gmon.out gmon.sum gmon", PH_CAP_LINES | PH_CAP_ADDRS | PH_CAP_CALLS),
     PH_IMPORTER(pprof, "pprof profile.proto (go tool pprof, gperftools, perf_to_profile), raw or gzipped",
                 "pb.gz pprof pb", PH_CAP_CONTEXTS | PH_CAP_INLINE | PH_CAP_ADDRS |
                 PH_CAP_LINES | PH_CAP_NEGATIVE | PH_CAP_PARTS),

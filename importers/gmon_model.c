@@ -1,0 +1,434 @@
+/* gmon_model.c -- turn gmon.out records plus the executable's symbols into
+ * a profile: one part, event cpu_time (ticks, scale 1/rate, unit from the
+ * file), self rows per histogram bin (a bin straddling two functions is
+ * split by overlap in gprof's bin geometry, whole ticks kept), call records from arcs (counts only,
+ * inclusive unknown), basic-block counts as event bb_count.  First it checks
+ * that the records belong to the executable, so a wrong --exe is refused
+ * instead of giving wrong numbers.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gprof.h"
+#include "importers/gmon_priv.h"
+
+/* glibc rounds the histogram's high_pc up from etext by less than this. */
+#define ETEXT_SLACK 64
+/* -pg puts the mcount call within the first bytes of a function. */
+#define MCOUNT_REACH 64
+
+typedef struct model {
+    ph_input *in;
+    ph_profile *p;
+    const ph_gmon_data *d;
+    const ph_gmon_syms *s;
+    ph_part *part;
+    ph_object *obj;
+    ph_func **funcs;        /* per symbol, made on first use */
+    double *credit;         /* gprof's credit per symbol (ticks) */
+    size_t cpu_slot, bb_slot;
+    size_t nreal;
+} model;
+
+/* ------------------------------------------------------------------ */
+/* Checks against the executable                                       */
+
+static uint64_t text_end(const ph_gmon_syms *s)
+{
+    uint64_t hi = 0;
+    for (size_t i = 0; i < s->nexec; i++)
+        if (s->exec[i].hi > hi)
+            hi = s->exec[i].hi;
+    return hi;
+}
+
+static int check_exe(model *m)
+{
+    const ph_gmon_data *d = m->d;
+    const ph_gmon_syms *s = m->s;
+    size_t far = 0, counted = 0;
+
+    if (s->nexec == 0)
+        return ph_input_error_off(m->in, 0, "executable %s has no text "
+                                  "section", s->path);
+    for (size_t i = 0; i < d->nhists; i++) {
+        const ph_gmon_hist *h = &d->hists[i];
+        uint64_t end = s->has_etext ? s->etext : text_end(s);
+        if (h->high < end || h->high - end >= ETEXT_SLACK ||
+            h->low > s->exec[0].lo)
+            return ph_input_error_off(m->in, h->off,
+                                      "histogram range [0x%llx, 0x%llx) does "
+                                      "not match the text of %s (which ends "
+                                      "at 0x%llx): wrong executable?",
+                                      (unsigned long long)h->low,
+                                      (unsigned long long)h->high, s->path,
+                                      (unsigned long long)end);
+    }
+    for (size_t i = 0; i < d->narcs; i++) {
+        const ph_gmon_arc *a = &d->arcs[i];
+        long k;
+        if (!ph_gmon_syms_in_text(s, a->from) ||
+            !ph_gmon_syms_in_text(s, a->self))
+            return ph_input_error_off(m->in, a->off,
+                                      "call arc 0x%llx -> 0x%llx lies outside "
+                                      "the text of %s: wrong executable?",
+                                      (unsigned long long)a->from,
+                                      (unsigned long long)a->self, s->path);
+        k = ph_gmon_syms_find(s, a->self);
+        if (k >= 0) {
+            counted++;
+            if (a->self - s->syms[k].addr > MCOUNT_REACH)
+                far++;
+        }
+    }
+    if (counted > 0 && 2 * far > counted)
+        return ph_input_error_off(m->in, 0,
+                                  "%zu of %zu call arcs do not point at a "
+                                  "function entry of %s: wrong executable?",
+                                  far, counted, s->path);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Functions                                                           */
+
+static ph_file *file_of(model *m, uint32_t file)
+{
+    if (!m->s || file == 0)
+        return NULL;
+    return ph_file_get(m->p, ph_str_intern0(m->p, m->s->files[file - 1]));
+}
+
+static ph_func *func_of_sym(model *m, size_t k)
+{
+    const ph_gmon_sym *g = &m->s->syms[k];
+    if (!m->funcs[k]) {
+        ph_func *f = ph_func_get(m->p, ph_str_intern0(m->p, g->name),
+                                 file_of(m, g->file), m->obj);
+        if (g->mangled)
+            f->mangled = ph_str_intern0(m->p, g->mangled);
+        f->addr = g->addr;
+        f->line = g->line;
+        m->funcs[k] = f;
+    }
+    return m->funcs[k];
+}
+
+/* A function named by its address, for code no symbol covers. */
+static ph_func *func_of_addr(model *m, uint64_t addr)
+{
+    char name[32];
+    ph_func *f;
+    snprintf(name, sizeof name, "0x%llx", (unsigned long long)addr);
+    f = ph_func_get(m->p, ph_str_intern0(m->p, name), NULL, m->obj);
+    f->addr = addr;
+    return f;
+}
+
+static ph_func *func_at(model *m, uint64_t addr, long *sym)
+{
+    long k = m->s ? ph_gmon_syms_find(m->s, addr) : -1;
+    if (sym)
+        *sym = k;
+    return k >= 0 ? func_of_sym(m, (size_t)k) : NULL;
+}
+
+static void add_cost(model *m, ph_func *f, uint64_t addr, size_t slot,
+                     int64_t v)
+{
+    int64_t cost[2] = {0, 0};
+    uint32_t file = 0, line = 0;
+    if (v == 0)
+        return;
+    cost[slot] = v;
+    if (m->s)
+        line = ph_gmon_syms_line(m->s, addr, &file);
+    ph_row_add(m->p, f, m->part, addr, line, file_of(m, file), cost,
+               slot + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Histogram                                                           */
+
+/* gprof's hist_assign_samples: bins and symbols in 2-byte units, bin
+ * bounds truncated, symbol i reaching to symbol i+1; credit =
+ * overlap * count / units-per-bin.  Kept so reports can print gprof's
+ * own numbers. */
+static void credit_bins(model *m, const ph_gmon_hist *h)
+{
+    const ph_gmon_syms *s = m->s;
+    double scale = (double)(h->high - h->low) / 2 / h->nbins;
+    uint64_t lowu = h->low / 2;
+    size_t j = 0;
+
+    for (uint32_t i = 0; i < h->nbins; i++) {
+        if (!h->bins[i])
+            continue;
+        uint64_t blo = lowu + (uint64_t)(scale * i);
+        uint64_t bhi = lowu + (uint64_t)(scale * (i + 1));
+        while (j < s->nsyms) {
+            uint64_t slo = s->syms[j].addr / 2;
+            uint64_t shi = j + 1 < s->nsyms ? s->syms[j + 1].addr / 2
+                                            : s->syms[j].end / 2;
+            if (bhi < slo)
+                break;
+            if (blo < shi) {
+                uint64_t lo = blo > slo ? blo : slo;
+                uint64_t hi = bhi < shi ? bhi : shi;
+                if (hi > lo)
+                    m->credit[j] += (double)(hi - lo) * (double)h->bins[i] /
+                                    scale;
+                if (shi > bhi)
+                    break;
+            }
+            j++;
+        }
+    }
+}
+
+typedef struct share {
+    ph_func *f;
+    uint64_t addr, overlap;
+    int64_t ticks;
+    uint64_t rem;
+} share;
+
+/* Split one bin's count among the functions its bytes overlap, in whole
+ * ticks (largest remainder), so totals stay exact. */
+static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
+{
+    share sh[16];
+    size_t n = 0;
+    uint64_t width = bhi - blo, given = 0;
+    uint64_t a = blo;
+
+    while (a < bhi && n < 16) {
+        long k;
+        ph_func *f = func_at(m, a, &k);
+        uint64_t end = bhi;
+        if (f) {
+            if (m->s->syms[k].end < end)
+                end = m->s->syms[k].end;
+        } else {
+            /* up to the next symbol inside the bin, if any */
+            for (size_t j = 0; m->s && j < m->s->nsyms; j++)
+                if (m->s->syms[j].addr > a) {
+                    if (m->s->syms[j].addr < end)
+                        end = m->s->syms[j].addr;
+                    break;
+                }
+            f = func_of_addr(m, a);
+        }
+        sh[n++] = (share){f, a, end - a, 0, 0};
+        a = end;
+    }
+    if (n < 16 && a < bhi)
+        sh[n - 1].overlap += bhi - a;
+    for (size_t i = 0; i < n; i++) {
+        unsigned __int128 t = (unsigned __int128)count * sh[i].overlap;
+        sh[i].ticks = (int64_t)(t / width);
+        sh[i].rem = (uint64_t)(t % width);
+        given += (uint64_t)sh[i].ticks;
+    }
+    while (given < count) {
+        size_t best = 0;
+        for (size_t i = 1; i < n; i++)
+            if (sh[i].rem > sh[best].rem)
+                best = i;
+        sh[best].ticks++;
+        sh[best].rem = 0;
+        given++;
+    }
+    for (size_t i = 0; i < n; i++)
+        add_cost(m, sh[i].f, sh[i].addr, m->cpu_slot, sh[i].ticks);
+}
+
+/* Bin i in bytes, in the geometry gprof (and glibc's profil) use: 2-byte
+ * units, bounds truncated. */
+static void bin_bounds(const ph_gmon_hist *h, uint32_t i, uint64_t *lo,
+                       uint64_t *hi)
+{
+    double scale = (double)(h->high - h->low) / 2 / h->nbins;
+    *lo = 2 * (h->low / 2 + (uint64_t)(scale * i));
+    *hi = 2 * (h->low / 2 + (uint64_t)(scale * (i + 1)));
+    if (*hi <= *lo)
+        *hi = *lo + 1;
+}
+
+static void add_hist(model *m, const ph_gmon_hist *h)
+{
+    for (uint32_t i = 0; i < h->nbins; i++) {
+        uint64_t blo, bhi;
+        if (!h->bins[i])
+            continue;
+        bin_bounds(h, i, &blo, &bhi);
+        if (!m->s)
+            add_cost(m, func_of_addr(m, blo), blo, m->cpu_slot,
+                     (int64_t)h->bins[i]);
+        else
+            split_bin(m, blo, bhi, h->bins[i]);
+    }
+    if (m->s)
+        credit_bins(m, h);
+}
+
+/* ------------------------------------------------------------------ */
+/* Arcs                                                                */
+
+static int cmp_arc(const void *x, const void *y)
+{
+    const ph_gmon_arc *a = x, *b = y;
+    if (a->from != b->from)
+        return a->from < b->from ? -1 : 1;
+    if (a->self != b->self)
+        return a->self < b->self ? -1 : 1;
+    return 0;
+}
+
+static void add_arcs(model *m)
+{
+    const ph_gmon_data *d = m->d;
+    ph_gmon_arc *arcs;
+    size_t n = 0, dropped = 0;
+
+    if (d->narcs == 0)
+        return;
+    arcs = ph_xmalloc(d->narcs * sizeof *arcs);
+    memcpy(arcs, d->arcs, d->narcs * sizeof *arcs);
+    qsort(arcs, d->narcs, sizeof *arcs, cmp_arc);
+    for (size_t i = 0; i < d->narcs; i++) {   /* gprof -s: add by pair */
+        if (n > 0 && arcs[n - 1].from == arcs[i].from &&
+            arcs[n - 1].self == arcs[i].self)
+            arcs[n - 1].count += arcs[i].count;
+        else
+            arcs[n++] = arcs[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        const ph_gmon_arc *a = &arcs[i];
+        ph_func *caller, *callee;
+        uint32_t file = 0, line = 0;
+        if (m->s) {
+            caller = func_at(m, a->from, NULL);
+            callee = func_at(m, a->self, NULL);
+            if (!caller || !callee) {   /* gprof drops these too */
+                dropped++;
+                continue;
+            }
+            line = ph_gmon_syms_line(m->s, a->from - 1, &file);
+        } else {
+            caller = func_of_addr(m, a->from);
+            callee = func_of_addr(m, a->self);
+        }
+        ph_call_add(m->p, caller, m->part, a->from, line, file_of(m, file),
+                    callee, a->self, 0, a->count, NULL, 0);
+    }
+    if (dropped)
+        ph_input_warn(m->in, "gmon-arc-nosym", 0,
+                      "dropped %zu call arcs whose caller or callee has no "
+                      "symbol", dropped);
+    free(arcs);
+}
+
+static void add_bbs(model *m)
+{
+    for (size_t i = 0; i < m->d->nbbs; i++) {
+        const ph_gmon_bb *b = &m->d->bbs[i];
+        ph_func *f = func_at(m, b->addr, NULL);
+        if (!f)
+            f = func_of_addr(m, b->addr);
+        add_cost(m, f, b->addr, m->bb_slot, (int64_t)b->count);
+    }
+}
+
+/* Keep gprof's credits for analysis/gprof_prop.c. */
+static void keep_credits(model *m)
+{
+    size_t cap = 64, len = 0;
+    char *buf = ph_xmalloc(cap);
+
+    buf[0] = '\0';
+    for (size_t k = 0; m->s && k < m->s->nsyms; k++) {
+        char item[64];
+        int w;
+        if (m->credit[k] == 0)
+            continue;
+        w = snprintf(item, sizeof item, "%s%u:%.17g", len ? " " : "",
+                     func_of_sym(m, k)->id, m->credit[k]);
+        if (len + (size_t)w + 1 > cap) {
+            cap = 2 * (len + (size_t)w + 1);
+            buf = ph_xrealloc(buf, cap);
+        }
+        memcpy(buf + len, item, (size_t)w + 1);
+        len += (size_t)w;
+    }
+    if (len)
+        ph_meta_add(m->p, PH_GPROF_CREDIT_KEY, buf);
+    free(buf);
+}
+
+/* ------------------------------------------------------------------ */
+
+int ph_gmon_model(ph_input *in, ph_profile *p, const ph_gmon_data *d,
+                  const ph_gmon_syms *s)
+{
+    model m;
+    ph_event *ev;
+    char buf[64];
+    int rc = 0;
+
+    memset(&m, 0, sizeof m);
+    m.in = in;
+    m.p = p;
+    m.d = d;
+    m.s = s;
+    if (s && check_exe(&m) != 0)
+        return -1;
+    if (!s)
+        ph_input_warn(in, "gmon-noexe", 0,
+                      "no executable given (--exe PROG): functions are "
+                      "named by address");
+    else if (!s->has_symtab)
+        ph_input_warn(in, "gmon-nosyms", 0,
+                      "%s has no symbol table (stripped?): functions are "
+                      "named by address", s->path);
+
+    ev = ph_event_add(p, "cpu_time");
+    ev->long_name = ph_str_intern0(p, "CPU time (profiling timer ticks)");
+    if (d->nhists > 0) {
+        ev->unit = ph_str_intern0(p, d->hists[0].dimen[0] ? d->hists[0].dimen
+                                                         : "seconds");
+        ev->scale = 1.0 / d->hists[0].rate;
+        snprintf(buf, sizeof buf, "%u", d->hists[0].rate);
+        ph_meta_add(p, "gmon.prof_rate", buf);
+    } else {
+        ev->unit = ph_str_intern0(p, "seconds");
+        ev->scale = 0.01;
+    }
+    m.cpu_slot = (size_t)ev->slot;
+    if (d->nbbs > 0) {
+        ph_event *bb = ph_event_add(p, "bb_count");
+        bb->long_name = ph_str_intern0(p, "Basic-block executions");
+        bb->unit = ph_str_intern0(p, "count");
+        m.bb_slot = (size_t)bb->slot;
+    }
+    m.part = ph_part_add(p, PH_PART_WHOLE);
+    if (s) {
+        m.obj = ph_object_get(p, ph_str_intern0(p, s->path));
+        m.funcs = ph_xcalloc(s->nsyms ? s->nsyms : 1, sizeof *m.funcs);
+        m.credit = ph_xcalloc(s->nsyms ? s->nsyms : 1, sizeof *m.credit);
+        ph_meta_add(p, "cmd", s->path);
+    }
+    snprintf(buf, sizeof buf, "%u", d->nfiles);
+    ph_meta_add(p, "gmon.files", buf);
+    for (size_t i = 0; i < d->nhists; i++)
+        add_hist(&m, &d->hists[i]);
+    add_arcs(&m);
+    add_bbs(&m);
+    keep_credits(&m);
+    free(m.funcs);
+    free(m.credit);
+    return rc;
+}

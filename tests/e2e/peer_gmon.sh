@@ -1,0 +1,109 @@
+#!/bin/sh
+# peer_gmon.sh -- gmon.out against GNU gprof (issue 6).  For every sample
+# samples/gmon/NAME/{prog,gmon.out}: self seconds, calls, self calls,
+# children seconds and cycle membership per function, and each cycle as a
+# whole, as analysis/gprof_prop.c computes them (tests/e2e/gprof_table),
+# equal what `gprof -b -p` and `gprof -b -q` print (parsed by
+# tests/e2e/gprof2tsv).  Then the same for two runs summed (gprof -s), and
+# a conversion to callgrind read by callgrind_annotate must show the same
+# self ticks per function as profhub holds.  Exit 77 when gprof is missing.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+: "${PROFHUB:=$top_builddir/profhub}"
+case $PROFHUB in /*) ;; *) PROFHUB=$(pwd)/$PROFHUB ;; esac
+TABLE=$top_builddir/tests/e2e/gprof_table
+case $TABLE in /*) ;; *) TABLE=$(pwd)/$TABLE ;; esac
+G2T=$top_srcdir/tests/e2e/gprof2tsv
+
+command -v gprof >/dev/null 2>&1 || { echo "gprof not found: skip"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skip"; exit 77; }
+set -- "$top_srcdir"/samples/gmon/*/gmon.out
+[ -f "$1" ] || { echo "no samples/gmon/*/gmon.out: skip"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_gmon.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+failed=0 n=0
+
+# compare NAME PROG GMON...: gprof on the files (summed with -s first when
+# several) against gprof_table on the same files.
+compare() {
+    name=$1 prog=$2
+    shift 2
+    if [ $# -gt 1 ]; then
+        (cd "$tmp" && gprof -s "$prog" "$@") || { echo "FAIL $name: gprof -s"; failed=$((failed + 1)); return; }
+        g=$tmp/gmon.sum
+    else
+        g=$1
+    fi
+    gprof -b -p "$prog" "$g" >"$tmp/flat" 2>/dev/null &&
+        gprof -b -q "$prog" "$g" >"$tmp/graph" 2>/dev/null &&
+        python3 "$G2T" "$tmp/flat" "$tmp/graph" | sort >"$tmp/want" ||
+        { echo "FAIL $name: gprof"; failed=$((failed + 1)); return; }
+    "$TABLE" "$prog" "$@" | sort >"$tmp/got" ||
+        { echo "FAIL $name: gprof_table"; failed=$((failed + 1)); return; }
+    if [ ! -s "$tmp/want" ]; then
+        echo "FAIL $name: could not parse gprof's output"; failed=$((failed + 1))
+    elif cmp -s "$tmp/want" "$tmp/got"; then
+        echo "ok   $name: $(grep -c '^fn' "$tmp/got") functions, $(grep -c '^cycle' "$tmp/got") cycles equal gprof"
+    else
+        echo "FAIL $name: differs from gprof (< gprof, > profhub)"
+        diff "$tmp/want" "$tmp/got"
+        failed=$((failed + 1))
+    fi
+}
+
+for g in "$@"; do
+    d=$(dirname "$g")
+    name=$(basename "$d")
+    [ -x "$d/prog" ] || continue
+    n=$((n + 1))
+    compare "$name" "$d/prog" "$g"
+    # gprof -s: the same run twice, summed
+    compare "$name (x2, gprof -s)" "$d/prog" "$g" "$g"
+done
+
+# Conversion to callgrind: callgrind_annotate's self cost per function must
+# equal the IR's integer ticks (profhub summary, csv).
+if command -v callgrind_annotate >/dev/null 2>&1 &&
+   "$PROFHUB" formats 2>/dev/null | grep -q callgrind; then
+    for g in "$@"; do
+        d=$(dirname "$g")
+        name=$(basename "$d")
+        [ -x "$d/prog" ] || continue
+        if ! "$PROFHUB" convert --exe "$d/prog" "$g" "$tmp/cg.out" -t callgrind 2>"$tmp/err"; then
+            echo "FAIL $name: convert to callgrind"; cat "$tmp/err"; failed=$((failed + 1)); continue
+        fi
+        callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null |
+            awk '/^-+$/ {sec++; next} sec >= 3 && $1 ~ /^[0-9,]+$/ && NF >= 2 {
+                     v = $1; gsub(",", "", v); $1 = ""; sub(/^ +/, "");
+                     sub(/ \(.*\)$/, ""); n = $0; sub(/^[^:]*:/, "", n);
+                     if (v > 0) print n "\t" v }' | sort >"$tmp/cga"
+        "$PROFHUB" summary --exe "$d/prog" -n 0 -f csv "$g" 2>/dev/null >"$tmp/sum.csv"
+        python3 - "$tmp/sum.csv" >"$tmp/ours" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = rows[0]
+fi = head.index('function')
+si = next(i for i, h in enumerate(head) if h.startswith('self'))
+for r in rows[1:]:
+    if len(r) > max(fi, si) and r[si] not in ('', '0'):
+        print('%s\t%s' % (r[fi], r[si]))
+EOF
+        sort "$tmp/ours" -o "$tmp/ours"
+        if [ ! -s "$tmp/cga" ] || [ ! -s "$tmp/ours" ]; then
+            echo "FAIL $name: empty callgrind_annotate or summary output"; failed=$((failed + 1))
+        elif cmp -s "$tmp/cga" "$tmp/ours"; then
+            echo "ok   $name: callgrind_annotate self costs equal ($(wc -l <"$tmp/ours") functions)"
+        else
+            echo "FAIL $name: callgrind_annotate self costs differ (< annotate, > profhub)"
+            diff "$tmp/cga" "$tmp/ours"; failed=$((failed + 1))
+        fi
+    done
+else
+    echo "callgrind_annotate or the callgrind exporter missing: conversion check skipped"
+fi
+
+echo "$n samples, $failed failed"
+[ $n -gt 0 ] || exit 77
+[ $failed = 0 ]
