@@ -11,6 +11,7 @@
 
 /* One line per format, in registry order. */
 
+PH_DECLARE_EXPORTER(callgrind);
 PH_DECLARE_EXPORTER(cachegrind);
 PH_DECLARE_EXPORTER(pprof);
 PH_DECLARE_EXPORTER(drcctprof);

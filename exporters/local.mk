@@ -7,3 +7,5 @@ libph_la_SOURCES += exporters/pprof_stacks.h exporters/pprof_stacks.c \
 	exporters/speedscope_out.c exporters/dot_out.c
 # cachegrind: cachegrind.out writer.
 libph_la_SOURCES += exporters/cachegrind_out.c
+# callgrind: callgrind out-file writer.
+libph_la_SOURCES += exporters/callgrind_out.c

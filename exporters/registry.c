@@ -17,6 +17,9 @@
  * a '*' is a pattern on the whole file name ("callgrind.out.*"). */
 static const ph_format exporters[] = {
     /* PH_EXPORTER(name, "one-line description", "ext ext", PH_CAP_...), */
+    PH_EXPORTER(callgrind, "Callgrind out-file, for KCachegrind and callgrind_annotate",
+                "callgrind out callgrind.out.*", PH_CAP_LINES | PH_CAP_ADDRS |
+                PH_CAP_CALLS | PH_CAP_PARTS | PH_CAP_FORMULAS | PH_CAP_NEGATIVE),
     PH_EXPORTER(cachegrind, "Cachegrind out-file, for cg_annotate",
                 "cachegrind cachegrind.out.*", PH_CAP_LINES | PH_CAP_NEGATIVE),
     PH_EXPORTER(pprof, "pprof profile.proto, gzipped, for go tool pprof",

@@ -357,7 +357,8 @@ static void apply_event(ph_cgread *r, const ph_cgevdef *d, int last_try,
     nlen = (size_t)(q - n0);
     q = ph_cg_skipws(q, e);
     if (q < e && *q == '=') {
-        f0 = q + 1;
+        f0 = ph_cg_skipws(q + 1, e);
+        q = f0;
         while (q < e && *q != ':')
             q++;
         f1 = q;

@@ -69,12 +69,14 @@ static int get_name(ph_cgread *r, ph_cgids *t, const char *v, const char *e,
         if (!compressed)
             return 0;
         *ent = ph_cg_find_id(t, id, 1);
-        if ((*ent)->defined && (*ent)->name != s)
+        /* Ids restart per part in files KCachegrind-style writers make
+         * (ours too): only a change inside one part is suspicious. */
+        if ((*ent)->defined == r->nparts && (*ent)->name != s)
             ph_input_warn(r->in, "cg-redefined-id", r->sc.lineno,
                           "compressed %s id (%llu) redefined as \"%.*s\"",
                           t->kind, (unsigned long long)id, (int)len, nm);
         (*ent)->name = s;
-        (*ent)->defined = 1;
+        (*ent)->defined = r->nparts;
         (*ent)->cache = NULL;
         return 0;
     }

@@ -189,7 +189,7 @@ int ph_cg_toklen(const char *q, const char *e);
  * with), so that "fn=(12)" costs one array lookup. */
 typedef struct ph_cgent {
     ph_str name;
-    int defined;
+    int defined;        /* part count when defined; 0 = never */
     void *cache;
     const void *k1, *k2;
 } ph_cgent;

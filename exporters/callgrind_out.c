@@ -1,0 +1,440 @@
+/* exporters/callgrind_out.c -- write a profile as a callgrind out-file
+ * (format version 1) that KCachegrind and callgrind_annotate read: one
+ * part per IR part, compressed names with ids restarting in every part
+ * (KCachegrind clears its tables at each part), relative subpositions,
+ * calls with their inclusive cost, jumps, derived events as event: lines,
+ * and summary:/totals: equal to the data.  Context trees are flattened
+ * first (exact).  Negative costs (diffs) are written as they are. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/exporters.h"
+
+typedef struct cgw {
+    ph_profile *p;
+    ph_output *out;
+    size_t nreal;
+    int instr;              /* write "positions: instr line" */
+    /* Per part: compressed ids given so far (0 = not yet), by ->id. */
+    uint32_t *obj_id, *file_id, *fn_id;
+    uint32_t nobj, nfile, nfn;
+    /* Position context of the part being written. */
+    ph_object *ob;
+    ph_file *fl, *cur;
+    uint64_t last_addr, last_line;
+    int fresh;              /* next position absolute (after fn=) */
+    /* Jumps by source function: jidx[jstart[f->id] .. jstart[f->id+1]). */
+    size_t *jstart, *jidx;
+    uint64_t unknown_incl;
+} cgw;
+
+/* ------------------------------------------------------------------ */
+/* Names and numbers                                                  */
+
+/* A name on one line: line ends become '?'; the unknown name is "???". */
+static void put_text(ph_output *out, const char *t, size_t n)
+{
+    size_t start = 0, i;
+
+    if (n == 0) {
+        ph_output_puts(out, "???");
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (t[i] == '\n' || t[i] == '\r') {
+            ph_output_write(out, t + start, i - start);
+            ph_output_puts(out, "?");
+            start = i + 1;
+        }
+    }
+    ph_output_write(out, t + start, n - start);
+}
+
+/* "key=(N) name" the first time in this part, "key=(N)" afterwards.  A
+ * name that itself starts with "(digit" could not be read back: such
+ * names are rare enough to always go compressed. */
+static void put_spec(cgw *w, const char *key, uint32_t *ids, uint32_t *next,
+                     uint32_t index, ph_str name)
+{
+    ph_output_puts(w->out, key);
+    ph_output_puts(w->out, "=(");
+    if (ids[index]) {
+        ph_output_u64(w->out, ids[index]);
+        ph_output_puts(w->out, ")\n");
+        return;
+    }
+    ids[index] = ++*next;
+    ph_output_u64(w->out, ids[index]);
+    ph_output_puts(w->out, ") ");
+    put_text(w->out, ph_str_get(w->p, name), ph_str_len(w->p, name));
+    ph_output_puts(w->out, "\n");
+}
+
+static void put_object(cgw *w, const char *key, const ph_object *o)
+{
+    if (!o) {
+        ph_output_puts(w->out, key);
+        ph_output_puts(w->out, "=???\n");
+        return;
+    }
+    put_spec(w, key, w->obj_id, &w->nobj, o->id, o->name);
+}
+
+static void put_file(cgw *w, const char *key, const ph_file *f)
+{
+    if (!f) {
+        ph_output_puts(w->out, key);
+        ph_output_puts(w->out, "=???\n");
+        return;
+    }
+    put_spec(w, key, w->file_id, &w->nfile, f->id, f->name);
+}
+
+static void put_func(cgw *w, const char *key, const ph_func *f)
+{
+    put_spec(w, key, w->fn_id, &w->nfn, f->id, f->name);
+}
+
+/* One subposition, relative to *last unless absolute; moves *last when
+ * move is set (cost lines do, call and jump targets do not). */
+static void put_sub(cgw *w, uint64_t v, uint64_t *last, int hex, int move)
+{
+    if (!w->fresh && v == *last) {
+        ph_output_puts(w->out, "*");
+    } else if (!w->fresh && v > *last && v - *last < 100000) {
+        ph_output_puts(w->out, "+");
+        ph_output_u64(w->out, v - *last);
+    } else if (!w->fresh && v < *last && *last - v < 100000) {
+        ph_output_puts(w->out, "-");
+        ph_output_u64(w->out, *last - v);
+    } else if (hex) {
+        ph_output_printf(w->out, "0x%llx", (unsigned long long)v);
+    } else {
+        ph_output_u64(w->out, v);
+    }
+    if (move)
+        *last = v;
+}
+
+static void put_position(cgw *w, uint64_t addr, uint32_t line, int move)
+{
+    if (w->instr) {
+        put_sub(w, addr, &w->last_addr, 1, move);
+        ph_output_puts(w->out, " ");
+    }
+    put_sub(w, line, &w->last_line, 0, move);
+    if (move)
+        w->fresh = 0;
+}
+
+/* Costs with trailing zeros left out, then the line end. */
+static void put_costs(cgw *w, const int64_t *c, size_t n)
+{
+    size_t k;
+
+    while (n > 0 && c[n - 1] == 0)
+        n--;
+    for (k = 0; k < n; k++) {
+        ph_output_puts(w->out, " ");
+        ph_output_i64(w->out, c[k]);
+    }
+    ph_output_puts(w->out, "\n");
+}
+
+/* Switch the current source file of cost lines to f (fi=, or fe= when
+ * going back to the function's file). */
+static void switch_file(cgw *w, ph_file *f)
+{
+    if (f == w->cur || !f)
+        return;
+    put_file(w, f == w->fl ? "fe" : "fi", f);
+    w->cur = f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Header                                                             */
+
+static void write_file_header(cgw *w)
+{
+    ph_profile *p = w->p;
+    size_t i, nm = ph_meta_count(p);
+    int have_pid = 0, have_cmd = 0;
+
+    ph_output_puts(w->out, "# callgrind format\nversion: 1\ncreator: "
+                   "profhub-" VERSION "\n");
+    for (i = 0; i < nm; i++) {
+        const char *k, *v;
+        ph_meta_at(p, i, &k, &v);
+        if (strcmp(k, "pid") == 0 && !have_pid) {
+            have_pid = 1;
+            ph_output_puts(w->out, "pid: ");
+        } else if (strcmp(k, "cmd") == 0 && !have_cmd) {
+            have_cmd = 1;
+            ph_output_puts(w->out, "cmd: ");
+        } else if (strcmp(k, "desc") == 0) {
+            ph_output_puts(w->out, "desc: ");
+        } else if (strcmp(k, "creator") == 0 || strcmp(k, "event") == 0 ||
+                   strcmp(k, "pid") == 0 || strcmp(k, "cmd") == 0) {
+            continue;
+        } else {
+            /* Unknown desc: types are ignored by readers: keep the rest
+             * there rather than dropping it. */
+            ph_output_puts(w->out, "desc: ");
+            put_text(w->out, k, strlen(k));
+            ph_output_puts(w->out, ": ");
+        }
+        put_text(w->out, v, strlen(v));
+        ph_output_puts(w->out, "\n");
+    }
+}
+
+static void write_events(cgw *w, int first)
+{
+    ph_profile *p = w->p;
+    size_t i, n = ph_event_count(p), nm = ph_meta_count(p);
+
+    ph_output_puts(w->out, w->instr ? "positions: instr line\n"
+                                    : "positions: line\n");
+    ph_output_puts(w->out, "events:");
+    for (i = 0; i < w->nreal; i++) {
+        ph_str s = ph_event_real(p, i)->name;
+        ph_output_puts(w->out, " ");
+        put_text(w->out, ph_str_get(p, s), ph_str_len(p, s));
+    }
+    ph_output_puts(w->out, "\n");
+    for (i = 0; i < n; i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        int derived = (ev->flags & PH_EV_DERIVED) != 0;
+        if ((ev->flags & PH_EV_BUILTIN) || (!derived && !ev->long_name))
+            continue;
+        ph_output_printf(w->out, "event: %s", ph_str_get(p, ev->name));
+        if (derived)
+            ph_output_printf(w->out, " = %s", ph_str_get(p, ev->formula));
+        if (ev->long_name)
+            ph_output_printf(w->out, " : %s", ph_str_get(p, ev->long_name));
+        ph_output_puts(w->out, "\n");
+    }
+    for (i = 0; i < nm && first; i++) {
+        const char *k, *v;
+        ph_meta_at(p, i, &k, &v);
+        if (strcmp(k, "event") == 0)
+            ph_output_printf(w->out, "event: %s\n", v);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Body                                                               */
+
+static void index_jumps(cgw *w)
+{
+    size_t nj = ph_jump_count(w->p), nf = ph_func_count(w->p), i;
+    size_t *fill;
+
+    w->jstart = ph_xcalloc(nf + 2, sizeof *w->jstart);
+    w->jidx = ph_xcalloc(nj + 1, sizeof *w->jidx);
+    for (i = 0; i < nj; i++)
+        w->jstart[ph_jump_at(w->p, i)->from->id + 1]++;
+    for (i = 1; i <= nf + 1; i++)
+        w->jstart[i] += w->jstart[i - 1];
+    fill = ph_xcalloc(nf + 2, sizeof *fill);
+    for (i = 0; i < nj; i++) {
+        uint32_t id = ph_jump_at(w->p, i)->from->id;
+        w->jidx[w->jstart[id] + fill[id]++] = i;
+    }
+    free(fill);
+}
+
+static int func_has_data(cgw *w, ph_func *f, ph_part *part)
+{
+    ph_row_iter it;
+    ph_row r;
+    const ph_call *c;
+    size_t j;
+
+    ph_row_iter_init(&it, w->p, f, part);
+    if (ph_row_next(&it, &r))
+        return 1;
+    for (c = f->calls_out; c; c = c->next_out)
+        if (c->part == part)
+            return 1;
+    for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++)
+        if (ph_jump_at(w->p, w->jidx[j])->part == part)
+            return 1;
+    return 0;
+}
+
+static void write_call(cgw *w, const ph_func *f, const ph_call *c,
+                       int64_t *zero)
+{
+    ph_file *cf = c->callee->file;
+
+    switch_file(w, c->file);
+    if (c->callee->object != f->object)
+        put_object(w, "cob", c->callee->object);
+    if (cf != w->cur && cf)
+        put_file(w, "cfi", cf);
+    else if (!cf && w->cur)
+        ph_output_puts(w->out, "cfi=???\n");
+    put_func(w, "cfn", c->callee);
+    ph_output_puts(w->out, "calls=");
+    ph_output_u64(w->out, c->count);
+    ph_output_puts(w->out, " ");
+    put_position(w, c->target_addr, c->target_line, 0);
+    ph_output_puts(w->out, "\n");
+    put_position(w, c->addr, c->line, 1);
+    if (!c->incl) {
+        w->unknown_incl++;
+        put_costs(w, zero, 0);
+    } else {
+        put_costs(w, c->incl, c->width < w->nreal ? c->width : w->nreal);
+    }
+}
+
+static void write_jump(cgw *w, const ph_func *f, const ph_jump *j)
+{
+    switch_file(w, j->file);
+    if (j->to_file && j->to_file != w->cur)
+        put_file(w, "jfi", j->to_file);
+    if (j->to && j->to != f)
+        put_func(w, "jfn", j->to);
+    if (j->conditional) {
+        ph_output_puts(w->out, "jcnd=");
+        ph_output_u64(w->out, j->followed);
+        ph_output_puts(w->out, "/");
+        ph_output_u64(w->out, j->executed);
+    } else {
+        ph_output_puts(w->out, "jump=");
+        ph_output_u64(w->out, j->executed);
+    }
+    ph_output_puts(w->out, " ");
+    put_position(w, j->target_addr, j->target_line, 0);
+    ph_output_puts(w->out, "\n");
+    put_position(w, j->addr, j->line, 1);
+    ph_output_puts(w->out, "\n");
+}
+
+static void write_function(cgw *w, ph_func *f, ph_part *part, int64_t *zero)
+{
+    ph_row_iter it;
+    ph_row r;
+    const ph_call *c;
+    size_t j;
+
+    if (f->object != w->ob || !w->ob) {
+        put_object(w, "ob", f->object);
+        w->ob = f->object;
+    }
+    if (f->file != w->fl || !w->fl) {
+        put_file(w, "fl", f->file);
+        w->fl = f->file;
+    }
+    put_func(w, "fn", f);
+    w->cur = w->fl;
+    w->fresh = 1;
+    ph_row_iter_init(&it, w->p, f, part);
+    while (ph_row_next(&it, &r)) {
+        switch_file(w, r.file);
+        put_position(w, r.addr, r.line, 1);
+        put_costs(w, r.cost, w->nreal);
+    }
+    for (c = f->calls_out; c; c = c->next_out)
+        if (c->part == part)
+            write_call(w, f, c, zero);
+    for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++) {
+        const ph_jump *jp = ph_jump_at(w->p, w->jidx[j]);
+        if (jp->part == part)
+            write_jump(w, f, jp);
+    }
+    ph_output_puts(w->out, "\n");
+}
+
+static void write_part(cgw *w, size_t index, int64_t *zero)
+{
+    ph_profile *p = w->p;
+    ph_part *part = ph_part_at(p, index);
+    size_t i, nf = ph_func_count(p);
+    const int64_t *tot = ph_totals(p, (int)index);
+    const char *gpid = ph_meta_get(p, "pid");
+
+    memset(w->obj_id, 0, (ph_object_count(p) + 1) * sizeof *w->obj_id);
+    memset(w->file_id, 0, (ph_file_count(p) + 1) * sizeof *w->file_id);
+    memset(w->fn_id, 0, (nf + 1) * sizeof *w->fn_id);
+    w->nobj = w->nfile = w->nfn = 0;
+    w->ob = NULL;
+    w->fl = w->cur = NULL;
+    w->last_addr = w->last_line = 0;
+
+    ph_output_puts(w->out, "\npart: ");
+    ph_output_i64(w->out, part->number >= 0 ? part->number
+                  : (int64_t)index + 1);
+    ph_output_puts(w->out, "\n");
+    if (part->tid >= 0)
+        ph_output_printf(w->out, "thread: %lld\n", (long long)part->tid);
+    if (part->pid >= 0 && (!gpid || (long long)strtoll(gpid, NULL, 10)
+                           != (long long)part->pid))
+        ph_output_printf(w->out, "pid: %lld\n", (long long)part->pid);
+    if (part->trigger)
+        ph_output_printf(w->out, "desc: Trigger: %s\n",
+                         ph_str_get(p, part->trigger));
+    write_events(w, index == 0);
+    ph_output_puts(w->out, "summary:");
+    put_costs(w, tot, w->nreal);
+    ph_output_puts(w->out, "\n");
+    for (i = 0; i < nf; i++) {
+        ph_func *f = ph_func_at(p, i);
+        if (func_has_data(w, f, part))
+            write_function(w, f, part, zero);
+    }
+    ph_output_puts(w->out, "totals:");
+    put_costs(w, tot, w->nreal);
+}
+
+int ph_callgrind_write(ph_profile *p, ph_output *out, char *err,
+                       size_t errsize)
+{
+    cgw w;
+    size_t i, nparts;
+    int64_t *zero;
+
+    (void)err;
+    (void)errsize;
+    if (ph_node_count(p) > 0)
+        ph_profile_flatten(p);   /* does nothing when rows exist */
+    memset(&w, 0, sizeof w);
+    w.p = p;
+    w.out = out;
+    w.nreal = ph_event_nreal(p);
+    nparts = ph_part_count(p);
+    for (i = 0; i < ph_func_count(p) && !w.instr; i++) {
+        ph_func *f = ph_func_at(p, i);
+        ph_row_iter it;
+        ph_row r;
+        const ph_call *c;
+        ph_row_iter_init(&it, p, f, NULL);
+        while (!w.instr && ph_row_next(&it, &r))
+            w.instr = r.addr != 0;
+        for (c = f->calls_out; c && !w.instr; c = c->next_out)
+            w.instr = c->addr != 0;
+    }
+    w.obj_id = ph_xcalloc(ph_object_count(p) + 2, sizeof *w.obj_id);
+    w.file_id = ph_xcalloc(ph_file_count(p) + 2, sizeof *w.file_id);
+    w.fn_id = ph_xcalloc(ph_func_count(p) + 2, sizeof *w.fn_id);
+    zero = ph_xcalloc(w.nreal + 1, sizeof *zero);
+    index_jumps(&w);
+    write_file_header(&w);
+    for (i = 0; i < nparts; i++)
+        write_part(&w, i, zero);
+    if (w.unknown_incl)
+        ph_output_drop(out, "call-cost", w.unknown_incl,
+                       "calls without an inclusive cost (written as 0)");
+    free(w.obj_id);
+    free(w.file_id);
+    free(w.fn_id);
+    free(w.jstart);
+    free(w.jidx);
+    free(zero);
+    return 0;
+}
