@@ -16,4 +16,5 @@ PH_SUITE(input)
 PH_SUITE(output)
 PH_SUITE(sniff)
 PH_SUITE(cachegrind)
+PH_SUITE(analysis)
 #undef PH_SUITE

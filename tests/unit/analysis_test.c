@@ -1,0 +1,244 @@
+/* analysis_test.c -- CUnit suite for analysis/: cycles and gprof's
+ * inclusive rule, grouped tables, ratio of sums, class names, callers and
+ * callees, rename rules, merge and diff, on hand-built IR. */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "ir.h"
+#include "suites.h"
+
+/* main -> ping <-> pong -> leaf, main -> leaf: ping and pong are a cycle.
+ * Costs (one event): main 10, ping 20, pong 30, leaf 40 (leaf: 25 from
+ * pong, 15 from main).  Call costs as callgrind writes them over-count the
+ * mutual recursion: main->ping 75 (= the whole cycle 50 + 25 leaf). */
+typedef struct graph {
+    ph_profile *p;
+    ph_func *main_f, *ping, *pong, *leaf;
+} graph;
+
+static ph_func *fn(ph_profile *p, const char *name, ph_file *file)
+{
+    return ph_func_get(p, ph_str_intern0(p, name), file, NULL);
+}
+
+static void build_graph(graph *g)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *f = ph_file_get(p, ph_str_intern0(p, "g.c"));
+    ph_part *part = ph_part_add(p, PH_PART_WHOLE);
+    ph_event_add(p, "Ir");
+    g->main_f = fn(p, "main", f);
+    g->ping = fn(p, "ns::A::ping(int)", f);
+    g->pong = fn(p, "ns::A::pong(int)", f);
+    g->leaf = fn(p, "leaf", f);
+    ph_row_add(p, g->main_f, part, 0, 1, f, (int64_t[]){10}, 1);
+    ph_row_add(p, g->ping, part, 0, 2, f, (int64_t[]){20}, 1);
+    ph_row_add(p, g->pong, part, 0, 3, f, (int64_t[]){30}, 1);
+    ph_row_add(p, g->leaf, part, 0, 4, f, (int64_t[]){40}, 1);
+    ph_call_add(p, g->main_f, part, 0, 1, f, g->ping, 0, 2, 1,
+                (int64_t[]){75}, 1);
+    ph_call_add(p, g->ping, part, 0, 2, f, g->pong, 0, 3, 3,
+                (int64_t[]){70}, 1);
+    ph_call_add(p, g->pong, part, 0, 3, f, g->ping, 0, 2, 2,
+                (int64_t[]){40}, 1);
+    ph_call_add(p, g->pong, part, 0, 3, f, g->leaf, 0, 4, 5,
+                (int64_t[]){25}, 1);
+    ph_call_add(p, g->main_f, part, 0, 1, f, g->leaf, 0, 4, 1,
+                (int64_t[]){15}, 1);
+    g->p = p;
+}
+
+static void test_cycles(void)
+{
+    graph g;
+    build_graph(&g);
+    ph_cycles *c = ph_cycles_find(g.p, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(ph_cycles_count(c), 1);
+    CU_ASSERT_EQUAL(ph_cycles_of(c, g.ping), 1);
+    CU_ASSERT_EQUAL(ph_cycles_of(c, g.pong), 1);
+    CU_ASSERT_EQUAL(ph_cycles_of(c, g.main_f), 0);
+    CU_ASSERT_EQUAL(ph_cycles_of(c, g.leaf), 0);
+    size_t n;
+    ph_func *const *m = ph_cycles_members(c, 1, &n);
+    CU_ASSERT_EQUAL(n, 2);
+    CU_ASSERT_PTR_EQUAL(m[0], g.ping);
+    /* Cycle as a whole: self 50, plus pong -> leaf 25. */
+    CU_ASSERT_EQUAL(ph_cycles_self(c, 1)[0], 50);
+    CU_ASSERT_EQUAL(ph_cycles_incl(c, 1)[0], 75);
+    CU_ASSERT_EQUAL(ph_cycles_calls(c, 1), 1);
+    CU_ASSERT_EQUAL(ph_cycles_member_incl(c, g.ping)[0], 20);
+    CU_ASSERT_EQUAL(ph_cycles_member_incl(c, g.pong)[0], 55);
+    CU_ASSERT_PTR_NULL(ph_cycles_member_incl(c, g.leaf));
+    ph_cycles_free(c);
+    ph_profile_free(g.p);
+}
+
+static const ph_entry *entry(const ph_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->count; i++)
+        if (strcmp(t->entries[i].name, name) == 0)
+            return &t->entries[i];
+    return NULL;
+}
+
+static void test_table_never_exceeds_total(void)
+{
+    graph g;
+    build_graph(&g);
+    ph_table_opts o = {.group = PH_GROUP_FUNCTION, .part = PH_ALL_PARTS,
+                       .cycles = 1};
+    ph_table *t = ph_table_build(g.p, &o);
+    CU_ASSERT_EQUAL(t->totals[0], 100);
+    for (size_t i = 0; i < t->count; i++)
+        CU_ASSERT(t->entries[i].incl[0] <= t->totals[0]);
+    const ph_entry *cyc = entry(t, "<cycle 1>");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cyc);
+    CU_ASSERT_EQUAL(cyc->incl[0], 75);
+    CU_ASSERT_EQUAL(entry(t, "main")->incl[0], 100);
+    CU_ASSERT_EQUAL(entry(t, "leaf")->incl[0], 40);
+    CU_ASSERT_EQUAL(entry(t, "leaf")->calls, 6);
+    ph_table_sort(t, ph_event_find(g.p, "Ir"), PH_SORT_INCL);
+    CU_ASSERT_STRING_EQUAL(t->entries[0].name, "main");
+    ph_table_free(t);
+    ph_profile_free(g.p);
+}
+
+static void test_group_by_class(void)
+{
+    char buf[64];
+    CU_ASSERT_STRING_EQUAL(ph_class_of("ns::A::ping(int)", buf, sizeof buf),
+                           "ns::A");
+    CU_ASSERT_STRING_EQUAL(
+        ph_class_of("std::vector<a::b, c::d>::push_back(x::y const&)", buf,
+                    sizeof buf),
+        "std::vector<a::b, c::d>");
+    CU_ASSERT_STRING_EQUAL(ph_class_of("main", buf, sizeof buf), "");
+    CU_ASSERT_STRING_EQUAL(
+        ph_class_of("(anonymous namespace)::f()", buf, sizeof buf),
+        "(anonymous namespace)");
+
+    graph g;
+    build_graph(&g);
+    ph_table_opts o = {.group = PH_GROUP_CLASS, .part = PH_ALL_PARTS};
+    ph_table *t = ph_table_build(g.p, &o);
+    const ph_entry *a = entry(t, "ns::A");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_EQUAL(a->self[0], 50);
+    /* Calls into the class from outside: main -> ping only. */
+    CU_ASSERT_EQUAL(a->incl[0], 75);
+    ph_table_free(t);
+    ph_profile_free(g.p);
+}
+
+static void test_ratio_of_sums(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_part *part = ph_part_add(p, PH_PART_WHOLE);
+    ph_event_add(p, "Dr");
+    ph_event_add(p, "D1mr");
+    int col;
+    char err[128];
+    const ph_event *rate =
+        ph_event_define(p, "MissRate", "D1mr / Dr", &col, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rate);
+    ph_func *f = fn(p, "f", NULL);
+    ph_row_add(p, f, part, 0, 1, NULL, (int64_t[]){100, 50}, 2); /* 0.5 */
+    ph_row_add(p, f, part, 0, 2, NULL, (int64_t[]){900, 0}, 2);  /* 0 */
+    ph_table_opts o = {.part = PH_ALL_PARTS};
+    ph_table *t = ph_table_build(p, &o);
+    CU_ASSERT_DOUBLE_EQUAL(ph_entry_value(t, entry(t, "f"), rate, 0), 0.05,
+                           1e-12);
+    ph_table_free(t);
+    ph_profile_free(p);
+}
+
+static void test_callers_callees(void)
+{
+    graph g;
+    build_graph(&g);
+    ph_arcs *in = ph_callers(g.p, g.leaf, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(in->count, 2);
+    int64_t sum = 0;
+    uint64_t calls = 0;
+    for (size_t i = 0; i < in->count; i++) {
+        sum += in->arcs[i].incl[0];
+        calls += in->arcs[i].count;
+    }
+    CU_ASSERT_EQUAL(sum, 40);
+    CU_ASSERT_EQUAL(calls, 6);
+    ph_arcs_free(in);
+    ph_arcs *out = ph_callees(g.p, g.main_f, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(out->count, 2);
+    ph_arcs_free(out);
+    ph_profile_free(g.p);
+}
+
+static void test_rename(void)
+{
+    ph_rename r[2];
+    char err[128], buf[256];
+    CU_ASSERT_EQUAL(ph_rename_parse(&r[0], "s|/build/[a-z]+/|/src/|", err,
+                                    sizeof err), 0);
+    CU_ASSERT_EQUAL(ph_rename_parse(&r[1], "s/(o+)/<\\1>/g", err, sizeof err),
+                    0);
+    CU_ASSERT_STRING_EQUAL(
+        ph_rename_apply(r, 2, "/build/one/foo.c", buf, sizeof buf),
+        "/src/f<oo>.c");
+    CU_ASSERT_EQUAL(ph_rename_parse(&r[0] + 0, "x/a/b/", err, sizeof err),
+                    -1);
+    ph_rename_free(&r[0]);
+    ph_rename_free(&r[1]);
+}
+
+static void test_merge_and_diff(void)
+{
+    graph a, b;
+    build_graph(&a);
+    build_graph(&b);
+    /* Make leaf heavier in b. */
+    ph_row_add(b.p, b.leaf, ph_part_at(b.p, 0), 0, 4, NULL,
+               (int64_t[]){60}, 1);
+
+    ph_profile *sum = ph_profile_new();
+    ph_part *into = ph_part_add(sum, PH_PART_WHOLE);
+    ph_merge_opts mo = {.scale = 1, .into = into};
+    ph_merge_into(sum, a.p, &mo);
+    ph_merge_into(sum, a.p, &mo);
+    CU_ASSERT_EQUAL(ph_totals(sum, PH_ALL_PARTS)[0], 200);
+    CU_ASSERT_EQUAL(ph_func_count(sum), 4);
+    ph_profile_free(sum);
+
+    ph_diff_opts o = {0};
+    ph_diff *d = ph_diff_build(a.p, b.p, &o);
+    CU_ASSERT_EQUAL(d->nevents, 1);
+    ph_diff_sort(d, 0);
+    CU_ASSERT_STRING_EQUAL(d->rows[0].name, "leaf");
+    CU_ASSERT_DOUBLE_EQUAL(ph_diff_new_value(d, &d->rows[0], 0) -
+                               ph_diff_base_value(d, &d->rows[0], 0),
+                           60, 1e-9);
+    CU_ASSERT_EQUAL(d->rows[0].status, PH_DIFF_IN_BASE | PH_DIFF_IN_NEW);
+    ph_diff_free(d);
+
+    o.normalize = 1;
+    d = ph_diff_build(a.p, b.p, &o);
+    CU_ASSERT_DOUBLE_EQUAL(ph_diff_new_total(d, 0), 100, 1e-9);
+    ph_diff_free(d);
+    ph_profile_free(a.p);
+    ph_profile_free(b.p);
+}
+
+void ph_test_register_analysis(void)
+{
+    CU_pSuite s = CU_add_suite("analysis", NULL, NULL);
+    CU_add_test(s, "cycles and gprof's member rule", test_cycles);
+    CU_add_test(s, "inclusive never exceeds the total",
+                test_table_never_exceeds_total);
+    CU_add_test(s, "group by class", test_group_by_class);
+    CU_add_test(s, "derived ratio of sums", test_ratio_of_sums);
+    CU_add_test(s, "callers and callees", test_callers_callees);
+    CU_add_test(s, "rename rules", test_rename);
+    CU_add_test(s, "merge and diff", test_merge_and_diff);
+}
