@@ -4,7 +4,11 @@ profhub_SOURCES = cgview/main.c cgview/cli.h
 profhub_SOURCES += cgview/cli.c cgview/formats.c cgview/info.c \
 	cgview/convert.c cgview/summary.c
 profhub_SOURCES += cgview/record.c cgview/collectors.c
+profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
+	cgview/report_common.c cgview/report_table.c cgview/report_graph.c \
+	cgview/report_annotate.c cgview/config.c
 profhub_LDADD = libph.la
+profhub_LDADD += $(YAML_LIBS)
 dist_man_MANS += cgview/profhub.1 cgview/cgview.1
 
 # cgview is "profhub summary" under the name KCachegrind users know.

@@ -1,279 +1,526 @@
-/* summary.c -- "profhub summary FILE" (and "cgview FILE"): the basic facts
- * of a profile, its totals, and the costliest functions by self cost of
- * one event, with inclusive cost beside.  The entry point of the summary
- * report; the analysis-backed report (issue "cgview") extends it. */
+/* summary.c -- "profhub summary FILE" (and "cgview FILE"): parse the
+ * options, load the profile, add the derived events (KCachegrind's
+ * built-in ones, the config file's, --define's), build the cost table and
+ * hand it to the view asked for (report_table.c, report_graph.c,
+ * report_annotate.c). */
 #include "config.h"
 
-#include <inttypes.h>
+#include <errno.h>
+#include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgview/cli.h"
+#include "cgview/report.h"
 
 static const char usage_fmt[] =
     "Usage: %s [OPTIONS] FILE\n"
     "\n"
-    "Summarise a profile: command, events and totals, then the functions\n"
-    "with the highest self cost of one event, with their inclusive cost.\n"
+    "Summarise a profile: command, parts, every event with its total, then\n"
+    "the costliest functions with inclusive and self cost and calls.\n"
     "\n"
-    "  -e, --event EV     sort by event EV (default: the first event)\n"
-    "  -n, --top N        show N functions (default 20; 0 = all)\n"
-    "  -F, --from FMT     read FILE as FMT instead of recognising it\n"
-    "      --exe PROG     the profiled program (gmon.out needs it)\n"
-    "  -f, --format FMT   text (default), csv or json\n"
-    "  -h, --help         show this help\n";
+    "What to show:\n"
+    "  -e, --event EV         show and sort by event EV (real or derived)\n"
+    "      --define 'N = F'   define derived event N by formula F (repeatable)\n"
+    "      --config FILE      read derived events from FILE (YAML; default\n"
+    "                         $XDG_CONFIG_HOME/profhub/config.yaml)\n"
+    "  -s, --sort KEY         self (default), inclusive or calls\n"
+    "  -n, --top N            show N entries (default 50; 0 = all)\n"
+    "  -t, --threshold PCT    hide entries below PCT%% of the total\n"
+    "  -g, --group BY         function (default), file, object or class\n"
+    "      --part N           only part N (1-based, as listed); default: all\n"
+    "      --thread N         only the part of thread N\n"
+    "      --focus REGEX      keep entries whose name matches REGEX\n"
+    "      --ignore REGEX     drop entries whose name matches REGEX\n"
+    "      --no-cycles        no <cycle N> entries, no cycle rule\n"
+    "\n"
+    "Around one function (FN: a name, else a regular expression):\n"
+    "      --callers FN       who calls FN, with costs and call counts\n"
+    "      --callees FN       what FN calls\n"
+    "  -b, --butterfly FN     both\n"
+    "      --tree             callers and callees of every function shown\n"
+    "  -a, --annotate FN      FN's source lines with their costs\n"
+    "      --source-dir DIR   look for source files in DIR\n"
+    "\n"
+    "Input and output:\n"
+    "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
+    "      --exe PROG         the profiled program (gmon.out needs it)\n"
+    "  -f, --format FMT       text (default), csv, json or yaml\n"
+    "  -h, --help             show this help\n";
 
-typedef struct row {
-    const ph_func *f;
-    double self, incl;
-} row;
+enum {
+    OPT_EXE = 256, OPT_DEFINE, OPT_CONFIG, OPT_PART, OPT_THREAD, OPT_FOCUS,
+    OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
+    OPT_SOURCE_DIR,
+};
 
-static int compare_rows(const void *a, const void *b)
+static const struct option longopts[] = {
+    { "event", required_argument, NULL, 'e' },
+    { "define", required_argument, NULL, OPT_DEFINE },
+    { "config", required_argument, NULL, OPT_CONFIG },
+    { "sort", required_argument, NULL, 's' },
+    { "top", required_argument, NULL, 'n' },
+    { "threshold", required_argument, NULL, 't' },
+    { "group", required_argument, NULL, 'g' },
+    { "part", required_argument, NULL, OPT_PART },
+    { "thread", required_argument, NULL, OPT_THREAD },
+    { "focus", required_argument, NULL, OPT_FOCUS },
+    { "ignore", required_argument, NULL, OPT_IGNORE },
+    { "no-cycles", no_argument, NULL, OPT_NO_CYCLES },
+    { "callers", required_argument, NULL, OPT_CALLERS },
+    { "callees", required_argument, NULL, OPT_CALLEES },
+    { "butterfly", required_argument, NULL, 'b' },
+    { "tree", no_argument, NULL, OPT_TREE },
+    { "annotate", required_argument, NULL, 'a' },
+    { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
+    { "from", required_argument, NULL, 'F' },
+    { "exe", required_argument, NULL, OPT_EXE },
+    { "format", required_argument, NULL, 'f' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+
+typedef struct options {
+    const char *from, *exe, *evname, *config;
+    const char **defines;
+    size_t ndefines;
+    uint64_t part, thread;   /* 0 = not given (part is 1-based) */
+    int has_thread;
+    const char *focus, *ignore;
+    regex_t focus_re, ignore_re;
+} options;
+
+/* ------------------------------------------------------------------ */
+/* Derived events                                                      */
+
+/* KCachegrind's built-in formulas, added when their inputs exist.  CEst
+ * keeps the terms whose event exists (KCachegrind skips unknown names). */
+static const struct {
+    const char *name, *long_name, *inputs[3];
+} builtins[] = {
+    { "L1m", "L1 Miss Sum", { "I1mr", "D1mr", "D1mw" } },
+    { "L2m", "L2 Miss Sum", { "I2mr", "D2mr", "D2mw" } },
+    { "LLm", "Last-level Miss Sum", { "ILmr", "DLmr", "DLmw" } },
+    { "Bm", "Branch Misprediction Sum", { "Bim", "Bcm", NULL } },
+};
+
+static void define_builtin(ph_profile *p, const char *name,
+                           const char *long_name, const char *formula)
 {
-    const row *x = a, *y = b;
+    char err[256];
+    int col = 0;
+    ph_event *ev;
 
-    if (x->self != y->self)
-        return x->self < y->self ? 1 : -1;
-    if (x->incl != y->incl)
-        return x->incl < y->incl ? 1 : -1;
-    return x->f->id < y->f->id ? -1 : x->f->id > y->f->id;
-}
-
-static double percent(double v, double total)
-{
-    return total != 0 ? 100.0 * v / total : 0.0;
-}
-
-static row *rank_functions(ph_profile *p, const ph_event *ev, size_t *n)
-{
-    size_t i, nf = ph_func_count(p);
-    row *r = ph_xcalloc(nf + 1, sizeof *r);
-
-    for (i = 0; i < nf; i++) {
-        const ph_func *f = ph_func_at(p, i);
-        r[i].f = f;
-        r[i].self = ph_event_eval(p, ev, ph_func_self(p, f, PH_ALL_PARTS));
-        r[i].incl = ph_event_eval(p, ev, ph_func_incl(p, f, PH_ALL_PARTS));
-    }
-    qsort(r, nf, sizeof *r, compare_rows);
-    *n = nf;
-    return r;
-}
-
-static void print_where(const ph_profile *p, const ph_func *f)
-{
-    const char *file = f->file && f->file->name
-                           ? ph_str_get(p, f->file->name) : NULL;
-    const char *obj = f->object && f->object->name
-                          ? ph_str_get(p, f->object->name) : NULL;
-
-    if (!file && !obj)
+    if (ph_event_find(p, name))
+        return;   /* the file defines or measures it */
+    ev = ph_event_define(p, name, formula, &col, err, sizeof err);
+    if (!ev)
         return;
-    fputs("  (", stdout);
-    if (file) {
-        fputs(file, stdout);
-        if (f->line)
-            printf(":%" PRIu32, f->line);
-    }
-    if (obj)
-        printf("%s%s", file ? ", " : "", obj);
-    putchar(')');
+    ev->flags |= PH_EV_BUILTIN;
+    ev->long_name = ph_str_intern0(p, long_name);
 }
 
-static void print_text(ph_profile *p, const char *path, const ph_event *ev,
-                       const row *r, size_t nr, size_t top)
+static void add_builtins(ph_profile *p)
 {
-    const int64_t *tot = ph_totals(p, PH_ALL_PARTS);
-    double total = ev ? ph_event_eval(p, ev, tot) : 0;
-    size_t i, n = ph_event_count(p);
-    char a[40], b[40];
-
-    printf("profile:  %s (%s)\n", path,
-           ph_profile_format(p) ? ph_profile_format(p) : "?");
-    if (ph_meta_get(p, "cmd"))
-        printf("command:  %s\n", ph_meta_get(p, "cmd"));
-    if (ph_part_count(p) > 1)
-        printf("parts:    %zu (summed)\n", ph_part_count(p));
-    if (ph_profile_approx(p))
-        printf("note:     approximated: %s\n", ph_profile_approx(p));
-    for (i = 0; i < n; i++) {
-        const ph_event *e = ph_event_at(p, i);
-        if (e->flags & PH_EV_NONADDITIVE)
-            continue;
-        printf("%s %-10s %s", i ? "         " : "totals:  ",
-               ph_str_get(p, e->name),
-               ph_cli_number(a, ph_event_eval(p, e, tot), 1));
-        if (e->long_name)
-            printf("  %s", ph_str_get(p, e->long_name));
-        putchar('\n');
-    }
-    if (!ev || nr == 0)
-        return;
-    if (top == 0 || top > nr)
-        top = nr;
-    printf("\ntop %zu of %zu functions by self %s:\n", top, nr,
-           ph_str_get(p, ev->name));
-    printf("%16s %7s %16s %7s  %s\n", "self", "%", "inclusive", "%",
-           "function");
-    for (i = 0; i < top; i++) {
-        printf("%16s %6.2f%% %16s %6.2f%%  %s",
-               ph_cli_number(a, r[i].self, 1), percent(r[i].self, total),
-               ph_cli_number(b, r[i].incl, 1), percent(r[i].incl, total),
-               ph_str_get(p, r[i].f->name));
-        print_where(p, r[i].f);
-        putchar('\n');
-    }
-}
-
-static void print_csv(ph_profile *p, const ph_event *ev, const row *r,
-                      size_t nr, size_t top)
-{
-    size_t i;
-    char a[40], b[40];
-
-    if (top == 0 || top > nr)
-        top = nr;
-    printf("function,file,line,object,self_%s,incl_%s\n",
-           ev ? ph_str_get(p, ev->name) : "", ev ? ph_str_get(p, ev->name)
-                                                 : "");
-    for (i = 0; i < top && ev; i++) {
-        const ph_func *f = r[i].f;
-        ph_cli_csv_field(stdout, ph_str_get(p, f->name));
-        putchar(',');
-        ph_cli_csv_field(stdout, f->file ? ph_str_get(p, f->file->name)
-                                         : "");
-        printf(",%" PRIu32 ",", f->line);
-        ph_cli_csv_field(stdout, f->object ? ph_str_get(p, f->object->name)
-                                           : "");
-        printf(",%s,%s\n", ph_cli_number(a, r[i].self, 0),
-               ph_cli_number(b, r[i].incl, 0));
-    }
-}
-
-static void print_json(ph_profile *p, const char *path, const ph_event *ev,
-                       const row *r, size_t nr, size_t top)
-{
-    const int64_t *tot = ph_totals(p, PH_ALL_PARTS);
-    size_t i, n = ph_event_count(p);
-    char a[40], b[40];
-
-    fputs("{\n  \"file\": ", stdout);
-    ph_cli_json_string(stdout, path);
-    fputs(",\n  \"format\": ", stdout);
-    ph_cli_json_string(stdout, ph_profile_format(p));
-    fputs(",\n  \"totals\": {", stdout);
-    for (i = 0; i < n; i++) {
-        const ph_event *e = ph_event_at(p, i);
-        if (e->flags & PH_EV_NONADDITIVE)
-            continue;
-        fputs(i ? ", " : "", stdout);
-        ph_cli_json_string(stdout, ph_str_get(p, e->name));
-        printf(": %s", ph_cli_number(a, ph_event_eval(p, e, tot), 0));
-    }
-    fputs("},\n  \"event\": ", stdout);
-    if (ev)
-        ph_cli_json_string(stdout, ph_str_get(p, ev->name));
-    else
-        fputs("null", stdout);
-    fputs(",\n  \"functions\": [", stdout);
-    if (top == 0 || top > nr)
-        top = nr;
-    for (i = 0; i < top && ev; i++) {
-        const ph_func *f = r[i].f;
-        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", stdout);
-        ph_cli_json_string(stdout, ph_str_get(p, f->name));
-        fputs(", \"file\": ", stdout);
-        ph_cli_json_string(stdout, f->file ? ph_str_get(p, f->file->name)
-                                           : "");
-        printf(", \"line\": %" PRIu32 ", \"object\": ", f->line);
-        ph_cli_json_string(stdout, f->object
-                                       ? ph_str_get(p, f->object->name) : "");
-        printf(", \"self\": %s, \"inclusive\": %s}",
-               ph_cli_number(a, r[i].self, 0),
-               ph_cli_number(b, r[i].incl, 0));
-    }
-    puts(top && ev ? "\n  ]\n}" : "]\n}");
-}
-
-int ph_cmd_summary(int argc, char **argv)
-{
-    enum { OPT_EXE = 256 };
-    static const struct option longopts[] = {
-        { "event", required_argument, NULL, 'e' },
-        { "top", required_argument, NULL, 'n' },
-        { "from", required_argument, NULL, 'F' },
-        { "exe", required_argument, NULL, OPT_EXE },
-        { "format", required_argument, NULL, 'f' },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
+    static const struct { const char *name; int weight; } cest[] = {
+        { "Bm", 10 }, { "L1m", 10 }, { "Ge", 20 }, { "L2m", 100 },
+        { "LLm", 100 },
     };
+    char formula[128];
+    size_t i, k, n;
+
+    for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+        char *w = formula;
+        for (k = 0; k < 3 && builtins[i].inputs[k]; k++)
+            if (!ph_event_find(p, builtins[i].inputs[k]))
+                break;
+        if (k < 3 && builtins[i].inputs[k])
+            continue;
+        for (k = 0; k < 3 && builtins[i].inputs[k]; k++)
+            w += sprintf(w, "%s%s", k ? " + " : "", builtins[i].inputs[k]);
+        define_builtin(p, builtins[i].name, builtins[i].long_name, formula);
+    }
+    if (!ph_event_find(p, "Ir"))
+        return;
+    n = (size_t)sprintf(formula, "Ir");
+    for (i = 0, k = 0; i < sizeof cest / sizeof cest[0]; i++) {
+        if (!ph_event_find(p, cest[i].name))
+            continue;
+        n += (size_t)sprintf(formula + n, " + %d %s", cest[i].weight,
+                             cest[i].name);
+        k++;
+    }
+    if (k)
+        define_builtin(p, "CEst", "Cycle Estimation", formula);
+}
+
+/* --define 'NAME = FORMULA'; errors name the column in the argument. */
+static int apply_define(ph_profile *p, const char *arg)
+{
+    const char *eq = strchr(arg, '='), *f;
+    char name[256], err[256];
+    size_t a, b;
+    int col = 0;
+
+    if (!eq) {
+        ph_cli_error("--define: column %zu: expected NAME = FORMULA",
+                     strlen(arg) + 1);
+        return -1;
+    }
+    for (a = 0; arg[a] == ' ' || arg[a] == '\t'; a++)
+        ;
+    for (b = (size_t)(eq - arg); b > a && (arg[b - 1] == ' ' ||
+                                           arg[b - 1] == '\t'); b--)
+        ;
+    if (b == a || b - a >= sizeof name) {
+        ph_cli_error("--define: column %zu: expected an event name before "
+                     "\"=\"", a + 1);
+        return -1;
+    }
+    memcpy(name, arg + a, b - a);
+    name[b - a] = '\0';
+    for (size_t i = 0; name[i]; i++) {
+        if (name[i] == ' ' || strchr("+-*/()", name[i]) ||
+            (i == 0 && name[i] >= '0' && name[i] <= '9')) {
+            ph_cli_error("--define: column %zu: bad event name \"%s\"",
+                         a + i + 1, name);
+            return -1;
+        }
+    }
+    for (f = eq + 1; *f == ' ' || *f == '\t'; f++)
+        ;
+    if (!ph_event_define(p, name, f, &col, err, sizeof err)) {
+        size_t c = col > 0 ? (size_t)(f - arg) + (size_t)col : a + 1;
+        ph_cli_error("--define: column %zu: %s", c, err);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Option values                                                       */
+
+static int parse_sort(const char *cmd, const char *arg, ph_sort *out)
+{
+    if (strcmp(arg, "self") == 0)
+        *out = PH_SORT_SELF;
+    else if (strcmp(arg, "inclusive") == 0 || strcmp(arg, "incl") == 0)
+        *out = PH_SORT_INCL;
+    else if (strcmp(arg, "calls") == 0)
+        *out = PH_SORT_CALLS;
+    else
+        return ph_cli_usage_error(cmd, "unknown sort key \"%s\" (expected "
+                                  "self, inclusive or calls)", arg), -1;
+    return 0;
+}
+
+static int parse_group(const char *cmd, const char *arg, ph_group *out)
+{
+    static const char *const names[] = { "function", "file", "object",
+                                         "class" };
+    for (size_t i = 0; i < 4; i++) {
+        if (strcmp(arg, names[i]) == 0) {
+            *out = (ph_group)i;
+            return 0;
+        }
+    }
+    ph_cli_usage_error(cmd, "unknown group \"%s\" (expected function, "
+                       "file, object or class)", arg);
+    return -1;
+}
+
+static int parse_percent(const char *cmd, const char *arg, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(arg, &end);
+    if (end != arg && *end == '%')
+        end++;
+    if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
+        ph_cli_usage_error(cmd, "--threshold: expected a percentage "
+                           "between 0 and 100, got \"%s\"", arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int compile_re(const char *cmd, const char *opt, const char *arg,
+                      regex_t *re)
+{
+    char msg[256];
+    int rc = regcomp(re, arg, REG_EXTENDED | REG_NOSUB);
+
+    if (rc == 0)
+        return 0;
+    regerror(rc, re, msg, sizeof msg);
+    ph_cli_usage_error(cmd, "%s: bad regular expression \"%s\": %s", opt,
+                       arg, msg);
+    return -1;
+}
+
+static int set_view(const char *cmd, ph_report *r, ph_view v, const char *fn)
+{
+    if (r->view != PH_VIEW_TABLE && r->view != v)
+        return ph_cli_usage_error(cmd, "--callers, --callees, --butterfly, "
+                                  "--tree and --annotate exclude each "
+                                  "other"), -1;
+    r->view = v;
+    r->fn = fn;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, ph_report *r, options *o)
+{
     const char *cmd = "summary";
-    ph_report_format fmt = PH_REPORT_TEXT;
-    const char *from = NULL, *exe = NULL, *evname = NULL;
-    uint64_t top = 20;
-    const ph_event *ev = NULL;
-    ph_profile *p;
-    row *r;
-    size_t nr;
     int c;
 
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:n:F:f:h", longopts, NULL)) !=
-           -1) {
+    while ((c = getopt_long(argc, argv, ":e:s:n:t:g:b:a:F:f:h", longopts,
+                            NULL)) != -1) {
+        uint64_t n;
         switch (c) {
-        case 'e': evname = optarg; break;
-        case 'n':
-            if (ph_cli_count(cmd, "--top", optarg, &top) < 0)
-                return PH_EXIT_USAGE;
+        case 'e': o->evname = optarg; break;
+        case OPT_DEFINE:
+            o->defines = ph_xrealloc(o->defines, (o->ndefines + 1) *
+                                                     sizeof *o->defines);
+            o->defines[o->ndefines++] = optarg;
             break;
-        case 'F': from = optarg; break;
-        case OPT_EXE: exe = optarg; break;
+        case OPT_CONFIG: o->config = optarg; break;
+        case 's':
+            if (parse_sort(cmd, optarg, &r->sort) < 0)
+                return -1;
+            break;
+        case 'n':
+            if (ph_cli_count(cmd, "--top", optarg, &n) < 0)
+                return -1;
+            r->top = (size_t)n;
+            break;
+        case 't':
+            if (parse_percent(cmd, optarg, &r->threshold) < 0)
+                return -1;
+            break;
+        case 'g':
+            if (parse_group(cmd, optarg, &r->topts.group) < 0)
+                return -1;
+            break;
+        case OPT_PART:
+            if (ph_cli_count(cmd, "--part", optarg, &o->part) < 0)
+                return -1;
+            if (o->part == 0)
+                return ph_cli_usage_error(cmd, "--part: parts are numbered "
+                                          "from 1"), -1;
+            break;
+        case OPT_THREAD:
+            if (ph_cli_count(cmd, "--thread", optarg, &o->thread) < 0)
+                return -1;
+            o->has_thread = 1;
+            break;
+        case OPT_FOCUS: o->focus = optarg; break;
+        case OPT_IGNORE: o->ignore = optarg; break;
+        case OPT_NO_CYCLES: r->topts.cycles = 0; break;
+        case OPT_CALLERS:
+            if (set_view(cmd, r, PH_VIEW_CALLERS, optarg) < 0)
+                return -1;
+            break;
+        case OPT_CALLEES:
+            if (set_view(cmd, r, PH_VIEW_CALLEES, optarg) < 0)
+                return -1;
+            break;
+        case 'b':
+            if (set_view(cmd, r, PH_VIEW_BUTTERFLY, optarg) < 0)
+                return -1;
+            break;
+        case OPT_TREE:
+            if (set_view(cmd, r, PH_VIEW_TREE, NULL) < 0)
+                return -1;
+            break;
+        case 'a':
+            if (set_view(cmd, r, PH_VIEW_ANNOTATE, optarg) < 0)
+                return -1;
+            break;
+        case OPT_SOURCE_DIR: r->source_dir = optarg; break;
+        case 'F': o->from = optarg; break;
+        case OPT_EXE: o->exe = optarg; break;
         case 'f':
             if (ph_cli_report_format(cmd, optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
-                                         PH_REPORT_JSON,
-                                     &fmt) < 0)
-                return PH_EXIT_USAGE;
+                                         PH_REPORT_JSON | PH_REPORT_YAML,
+                                     &r->fmt) < 0)
+                return -1;
             break;
         case 'h':
             printf(usage_fmt, strcmp(ph_cli_prog, "cgview") == 0
                                   ? "cgview" : "profhub summary");
-            return PH_EXIT_OK;
+            return 1;
         default:
-            return ph_cli_bad_option(cmd, argv, c);
+            ph_cli_bad_option(cmd, argv, c);
+            return -1;
         }
     }
     if (optind >= argc)
-        return ph_cli_usage_error(cmd, "missing FILE");
+        return ph_cli_usage_error(cmd, "missing FILE"), -1;
     if (optind + 1 < argc)
         return ph_cli_usage_error(cmd, "unexpected argument \"%s\"",
-                                  argv[optind + 1]);
-    if (from && ph_cli_check_format(cmd, from, 1) < 0)
-        return PH_EXIT_USAGE;
-    p = ph_cli_load(argv[optind], from, exe);
-    if (!p)
-        return PH_EXIT_BAD;
-    if (evname) {
-        ev = ph_event_find(p, evname);
-        if (!ev) {
-            ph_cli_error("%s: no event \"%s\" in this profile",
-                         argv[optind], evname);
-            ph_profile_free(p);
-            return PH_EXIT_BAD;
+                                  argv[optind + 1]), -1;
+    if (o->part && o->has_thread)
+        return ph_cli_usage_error(cmd, "--part and --thread exclude each "
+                                  "other"), -1;
+    if (o->from && ph_cli_check_format(cmd, o->from, 1) < 0)
+        return -1;
+    if (o->focus && compile_re(cmd, "--focus", o->focus, &o->focus_re) < 0)
+        return -1;
+    if (o->focus)
+        r->topts.focus = &o->focus_re;
+    if (o->ignore &&
+        compile_re(cmd, "--ignore", o->ignore, &o->ignore_re) < 0)
+        return -1;
+    if (o->ignore)
+        r->topts.ignore = &o->ignore_re;
+    r->path = argv[optind];
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* After loading                                                       */
+
+static int select_part(ph_report *r, const options *o)
+{
+    ph_profile *p = r->p;
+    size_t i, n = ph_part_count(p);
+
+    r->topts.part = PH_ALL_PARTS;
+    if (o->part) {
+        if (o->part > n) {
+            ph_cli_error("%s: --part %llu: the profile has %zu part%s",
+                         r->path, (unsigned long long)o->part, n,
+                         n == 1 ? "" : "s");
+            return -1;
         }
-    } else if (ph_event_count(p) > 0) {
-        ev = ph_event_at(p, 0);
+        r->topts.part = (int)(o->part - 1);
+    } else if (o->has_thread) {
+        for (i = 0; i < n; i++)
+            if (ph_part_at(p, i)->tid == (int64_t)o->thread)
+                break;
+        if (i == n) {
+            ph_cli_error("%s: --thread %llu: no part of that thread",
+                         r->path, (unsigned long long)o->thread);
+            return -1;
+        }
+        r->topts.part = (int)i;
     }
-    r = ev ? rank_functions(p, ev, &nr) : NULL;
-    if (!r)
-        nr = 0;
-    if (fmt == PH_REPORT_JSON)
-        print_json(p, argv[optind], ev, r, nr, (size_t)top);
-    else if (fmt == PH_REPORT_CSV)
-        print_csv(p, ev, r, nr, (size_t)top);
-    else
-        print_text(p, argv[optind], ev, r, nr, (size_t)top);
-    free(r);
-    ph_profile_free(p);
-    return PH_EXIT_OK;
+    return 0;
+}
+
+static int add_events(ph_report *r, const options *o)
+{
+    char buf[4096];
+    const char *def;
+    size_t i;
+
+    add_builtins(r->p);
+    if (o->config) {
+        if (ph_report_config(r->p, o->config, 1) < 0)
+            return -1;
+    } else if ((def = ph_report_config_default(buf, sizeof buf)) != NULL) {
+        if (ph_report_config(r->p, def, 0) < 0)
+            return -1;
+    }
+    for (i = 0; i < o->ndefines; i++)
+        if (apply_define(r->p, o->defines[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static int choose_event(ph_report *r, const options *o)
+{
+    ph_profile *p = r->p;
+    size_t i, n = ph_event_count(p);
+
+    if (o->evname) {
+        r->ev = ph_event_find(p, o->evname);
+        if (!r->ev) {
+            ph_cli_error("%s: no event \"%s\" in this profile", r->path,
+                         o->evname);
+            return -1;
+        }
+        return 0;
+    }
+    for (i = 0; i < n && !r->ev; i++) {
+        const ph_event *e = ph_event_at(p, i);
+        if (!(e->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED)))
+            r->ev = e;
+    }
+    if (!r->ev && n)
+        r->ev = ph_event_at(p, 0);
+    return 0;
+}
+
+/* Entries the report shows: the first top ones above the threshold. */
+static size_t count_shown(const ph_report *r)
+{
+    const ph_table *t = r->table;
+    size_t i, n = t->count;
+
+    if (r->top && r->top < n)
+        n = r->top;
+    if (r->threshold <= 0 || !r->ev)
+        return n;
+    for (i = 0; i < n; i++) {
+        const ph_entry *e = &t->entries[i];
+        double v = ph_entry_value(t, e, r->ev, r->sort != PH_SORT_SELF);
+        double pc = ph_report_percent(r, r->ev, v);
+        if (!isnan(pc) && fabs(pc) < r->threshold)
+            break;
+    }
+    return i;
+}
+
+int ph_cmd_summary(int argc, char **argv)
+{
+    ph_report r;
+    options o;
+    int rc;
+
+    memset(&r, 0, sizeof r);
+    memset(&o, 0, sizeof o);
+    r.fmt = PH_REPORT_TEXT;
+    r.top = 50;
+    r.topts.cycles = 1;
+    rc = parse_options(argc, argv, &r, &o);
+    if (rc != 0) {
+        rc = rc > 0 ? PH_EXIT_OK : PH_EXIT_USAGE;
+        goto out;
+    }
+    r.p = ph_cli_load(r.path, o.from, o.exe);
+    if (!r.p) {
+        rc = PH_EXIT_BAD;
+        goto out;
+    }
+    rc = PH_EXIT_USAGE;
+    if (add_events(&r, &o) < 0)
+        goto out;
+    rc = PH_EXIT_BAD;
+    if (select_part(&r, &o) < 0 || choose_event(&r, &o) < 0)
+        goto out;
+    r.table = ph_table_build(r.p, &r.topts);
+    ph_table_sort(r.table, r.ev, r.sort);
+    r.shown = count_shown(&r);
+    switch (r.view) {
+    case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
+    case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
+    default: rc = ph_report_graph(&r); break;
+    }
+out:
+    ph_table_free(r.table);
+    if (r.p)
+        ph_profile_free(r.p);
+    if (r.topts.focus)
+        regfree(&o.focus_re);
+    if (r.topts.ignore)
+        regfree(&o.ignore_re);
+    free(o.defines);
+    return rc;
 }

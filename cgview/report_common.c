@@ -1,0 +1,276 @@
+/* report_common.c -- what every view of the summary report shares: the
+ * header (profile, command, parts, events and totals) in text and as data,
+ * one function object as data, percentages, and fitting names into the
+ * 80 columns of a terminal. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "cgview/report.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+ph_part *ph_report_part(const ph_report *r)
+{
+    if (r->topts.part == PH_ALL_PARTS)
+        return NULL;
+    return ph_part_at(r->p, (size_t)r->topts.part);
+}
+
+int ph_report_is_ratio(const ph_report *r, const ph_event *ev)
+{
+    return (ev->flags & PH_EV_DERIVED) && ev->formula &&
+           strchr(ph_str_get(r->p, ev->formula), '/') != NULL;
+}
+
+double ph_report_percent(const ph_report *r, const ph_event *ev, double v)
+{
+    double total;
+
+    if (ph_report_is_ratio(r, ev))
+        return NAN;
+    total = ph_event_eval(r->p, ev, r->table->totals);
+    return total != 0 ? 100.0 * v / total : NAN;
+}
+
+const char *ph_report_fit(char *buf, size_t size, const char *s,
+                          size_t width)
+{
+    size_t n = strlen(s), head, tail;
+
+    if (width + 1 > size)
+        width = size - 1;
+    if (n <= width) {
+        memcpy(buf, s, n + 1);
+        return buf;
+    }
+    if (width < 5) {
+        memcpy(buf, s, width);
+        buf[width] = '\0';
+        return buf;
+    }
+    /* Keep more of the start (namespace, class) than of the end. */
+    head = (width - 3) * 3 / 5;
+    tail = width - 3 - head;
+    memcpy(buf, s, head);
+    memcpy(buf + head, "...", 3);
+    memcpy(buf + head + 3, s + n - tail, tail + 1);
+    return buf;
+}
+
+const char *ph_report_base(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+static int event_shown(const ph_event *e)
+{
+    return !(e->flags & PH_EV_NONADDITIVE);
+}
+
+static const char *part_label(const ph_profile *p, const ph_part *pt,
+                              char *buf, size_t size)
+{
+    if (pt->name)
+        snprintf(buf, size, "%s", ph_str_get(p, pt->name));
+    else if (pt->tid >= 0)
+        snprintf(buf, size, "thread %" PRId64, pt->tid);
+    else if (pt->number >= 0)
+        snprintf(buf, size, "%s %" PRId64, ph_cli_part_kind(pt->kind),
+                 pt->number);
+    else
+        snprintf(buf, size, "%s", ph_cli_part_kind(pt->kind));
+    return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Text header                                                         */
+
+static void print_parts(ph_report *r, FILE *out)
+{
+    ph_profile *p = r->p;
+    size_t i, n = ph_part_count(p);
+    char label[256], fit[PH_REPORT_WIDTH];
+
+    if (n <= 1)
+        return;
+    if (r->topts.part == PH_ALL_PARTS)
+        fprintf(out, "parts:    %zu, all summed\n", n);
+    else
+        fprintf(out, "parts:    %zu, showing part %d only\n", n,
+                r->topts.part + 1);
+    for (i = 0; i < n && i < 32; i++) {
+        const ph_part *pt = ph_part_at(p, i);
+        part_label(p, pt, label, sizeof label);
+        fprintf(out, "%8zu%c %s\n", i + 1,
+                (int)i == r->topts.part ? '*' : ' ',
+                ph_report_fit(fit, sizeof fit, label, PH_REPORT_WIDTH - 11));
+    }
+    if (n > 32)
+        fprintf(out, "          ... %zu more\n", n - 32);
+}
+
+void ph_report_print_head(ph_report *r, FILE *out)
+{
+    ph_profile *p = r->p;
+    const char *fmt = ph_profile_format(p) ? ph_profile_format(p) : "?";
+    const char *cmd = ph_meta_get(p, "cmd");
+    size_t i, n = ph_event_count(p), wn = 4, wv = 5;
+    char fit[PH_REPORT_WIDTH + 1], num[40], desc[512];
+
+    fprintf(out, "profile:  %s (%s)\n",
+            ph_report_fit(fit, sizeof fit, r->path,
+                          PH_REPORT_WIDTH - 13 - strlen(fmt)),
+            fmt);
+    if (cmd)
+        fprintf(out, "command:  %s\n",
+                ph_report_fit(fit, sizeof fit, cmd, PH_REPORT_WIDTH - 10));
+    print_parts(r, out);
+    for (i = 0; i < n; i++) {
+        const ph_event *e = ph_event_at(p, i);
+        if (!event_shown(e))
+            continue;
+        if (ph_str_len(p, e->name) > wn)
+            wn = ph_str_len(p, e->name);
+        ph_cli_number(num, ph_event_eval(p, e, r->table->totals), 1);
+        if (strlen(num) > wv)
+            wv = strlen(num);
+    }
+    if (wn > 16)
+        wn = 16;
+    for (i = 0; i < n; i++) {
+        const ph_event *e = ph_event_at(p, i);
+        size_t used;
+        if (!event_shown(e))
+            continue;
+        ph_cli_number(num, ph_event_eval(p, e, r->table->totals), 1);
+        desc[0] = '\0';
+        if (e->long_name)
+            snprintf(desc, sizeof desc, "%s", ph_str_get(p, e->long_name));
+        if (e->flags & PH_EV_DERIVED) {
+            size_t l = strlen(desc);
+            snprintf(desc + l, sizeof desc - l, "%s= %s", l ? " " : "",
+                     ph_str_get(p, e->formula));
+        }
+        fprintf(out, "%s %-*s %*s", i ? "         " : "events:  ", (int)wn,
+                ph_report_fit(fit, sizeof fit, ph_str_get(p, e->name), wn),
+                (int)wv, num);
+        used = 10 + wn + 1 + wv;
+        if (desc[0] && used + 2 + 8 <= PH_REPORT_WIDTH)
+            fprintf(out, "  %s",
+                    ph_report_fit(fit, sizeof fit, desc,
+                                  PH_REPORT_WIDTH - used - 2));
+        fputc('\n', out);
+    }
+    if (ph_profile_approx(p))
+        fprintf(out, "note:     %s\n",
+                ph_report_fit(fit, sizeof fit, ph_profile_approx(p),
+                              PH_REPORT_WIDTH - 10));
+}
+
+/* ------------------------------------------------------------------ */
+/* Data header and entries                                             */
+
+static void emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
+{
+    ph_profile *p = r->p;
+    size_t i, n = ph_event_count(p);
+
+    ph_emit_map(e, 1);
+    for (i = 0; i < n; i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        if (!event_shown(ev))
+            continue;
+        ph_emit_key(e, ph_str_get(p, ev->name));
+        if (ev->flags & PH_EV_DERIVED)
+            ph_emit_num(e, ph_event_eval(p, ev, v));
+        else
+            ph_emit_int(e, v[ev->slot]);
+    }
+    ph_emit_end(e);
+}
+
+void ph_report_emit_head(ph_report *r, ph_emit *e)
+{
+    ph_profile *p = r->p;
+    size_t i, n = ph_part_count(p);
+    char label[256];
+
+    ph_emit_key(e, "profile");
+    ph_emit_map(e, 0);
+    ph_emit_key(e, "format");
+    ph_emit_str(e, ph_profile_format(p));
+    ph_emit_key(e, "command");
+    ph_emit_str(e, ph_meta_get(p, "cmd"));
+    ph_emit_key(e, "parts");
+    ph_emit_list(e, 0);
+    for (i = 0; i < n; i++) {
+        const ph_part *pt = ph_part_at(p, i);
+        ph_emit_map(e, 1);
+        ph_emit_key(e, "part");
+        ph_emit_uint(e, i + 1);
+        ph_emit_key(e, "kind");
+        ph_emit_str(e, ph_cli_part_kind(pt->kind));
+        ph_emit_key(e, "name");
+        ph_emit_str(e, part_label(p, pt, label, sizeof label));
+        ph_emit_key(e, "thread");
+        if (pt->tid >= 0)
+            ph_emit_int(e, pt->tid);
+        else
+            ph_emit_null(e);
+        ph_emit_key(e, "selected");
+        ph_emit_bool(e, r->topts.part == PH_ALL_PARTS ||
+                            r->topts.part == (int)i);
+        ph_emit_end(e);
+    }
+    ph_emit_end(e);
+    ph_emit_end(e);
+
+    ph_emit_key(e, "events");
+    ph_emit_list(e, 0);
+    for (i = 0; i < ph_event_count(p); i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        if (!event_shown(ev))
+            continue;
+        ph_emit_map(e, 1);
+        ph_emit_key(e, "name");
+        ph_emit_str(e, ph_str_get(p, ev->name));
+        ph_emit_key(e, "long_name");
+        ph_emit_str(e, ev->long_name ? ph_str_get(p, ev->long_name) : NULL);
+        ph_emit_key(e, "formula");
+        ph_emit_str(e, ev->formula ? ph_str_get(p, ev->formula) : NULL);
+        ph_emit_end(e);
+    }
+    ph_emit_end(e);
+
+    ph_emit_key(e, "totals");
+    emit_costs(r, e, r->table->totals);
+}
+
+void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
+{
+    ph_emit_key(e, "name");
+    ph_emit_str(e, en->name);
+    ph_emit_key(e, "file");
+    ph_emit_str(e, en->file && en->file[0] ? en->file : NULL);
+    ph_emit_key(e, "object");
+    ph_emit_str(e, en->object && en->object[0] ? en->object : NULL);
+    ph_emit_key(e, "self");
+    emit_costs(r, e, en->self);
+    ph_emit_key(e, "inclusive");
+    if (en->has_incl)
+        emit_costs(r, e, en->incl);
+    else
+        ph_emit_null(e);
+    ph_emit_key(e, "calls");
+    ph_emit_uint(e, en->calls);
+    ph_emit_key(e, "cycle");
+    if (en->cycle)
+        ph_emit_uint(e, en->cycle);
+    else
+        ph_emit_null(e);
+}
