@@ -1,12 +1,341 @@
-/* report_graph.c -- around one function: callers, callees, both
- * (butterfly), and the call tree of every function shown. */
+/* report_graph.c -- around one function: its callers (--callers), its
+ * callees (--callees), both (--butterfly, like cgview -b and pprof -peek),
+ * and the same for every function of the table (--tree, like
+ * callgrind_annotate --tree=both).  Each arc has the calls and the
+ * inclusive cost of the calls along it. */
 #include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cgview/report.h"
 
+typedef struct block {
+    ph_entry entry;          /* the function itself */
+    int own;                 /* entry's vectors were allocated here */
+    ph_arcs *callers, *callees;
+} block;
+
+/* The table entry of f, or one made from the profile's aggregates when
+ * the table left f out (filtered, or no cost). */
+static void entry_of(ph_report *r, const ph_func *f, block *b)
+{
+    const ph_table *t = r->table;
+    ph_profile *p = r->p;
+    size_t w = t->nreal;
+    const int64_t *incl = NULL;
+
+    for (size_t i = 0; i < t->count; i++) {
+        if (t->entries[i].func == f) {
+            b->entry = t->entries[i];
+            return;
+        }
+    }
+    memset(&b->entry, 0, sizeof b->entry);
+    b->own = 1;
+    b->entry.name = ph_str_get(p, f->name);
+    b->entry.file = f->file ? ph_str_get(p, f->file->name) : "";
+    b->entry.object = f->object ? ph_str_get(p, f->object->name) : "";
+    b->entry.func = f;
+    b->entry.has_incl = 1;
+    b->entry.self = ph_xcalloc(w + 1, sizeof *b->entry.self);
+    b->entry.incl = ph_xcalloc(w + 1, sizeof *b->entry.incl);
+    memcpy(b->entry.self, ph_func_self(p, f, r->topts.part),
+           w * sizeof *b->entry.self);
+    if (t->cycles && (b->entry.cycle = ph_cycles_of(t->cycles, f)) != 0)
+        incl = ph_cycles_member_incl(t->cycles, f);
+    if (!incl)
+        incl = ph_func_incl(p, f, r->topts.part);
+    memcpy(b->entry.incl, incl, w * sizeof *b->entry.incl);
+    b->entry.calls = ph_func_calls(p, f, r->topts.part);
+    b->entry.self_calls = ph_func_self_calls(p, f, r->topts.part);
+}
+
+/* Sort arcs by |inclusive value of the event|, descending. */
+static const ph_report *sort_report;
+
+static int cmp_arcs(const void *a, const void *b)
+{
+    const ph_arc *x = a, *y = b;
+    const ph_profile *p = sort_report->p;
+    double vx = fabs(ph_event_eval(p, sort_report->ev, x->incl));
+    double vy = fabs(ph_event_eval(p, sort_report->ev, y->incl));
+    if (vx != vy)
+        return vx < vy ? 1 : -1;
+    return x->func->id < y->func->id ? -1 : x->func->id > y->func->id;
+}
+
+static void fill_block(ph_report *r, const ph_func *f, block *b)
+{
+    memset(b, 0, sizeof *b);
+    entry_of(r, f, b);
+    sort_report = r;
+    if (r->view != PH_VIEW_CALLEES) {
+        b->callers = ph_callers(r->p, f, r->topts.part);
+        qsort(b->callers->arcs, b->callers->count, sizeof *b->callers->arcs,
+              cmp_arcs);
+    }
+    if (r->view != PH_VIEW_CALLERS) {
+        b->callees = ph_callees(r->p, f, r->topts.part);
+        qsort(b->callees->arcs, b->callees->count, sizeof *b->callees->arcs,
+              cmp_arcs);
+    }
+}
+
+static void free_block(block *b)
+{
+    if (b->own) {
+        free(b->entry.self);
+        free(b->entry.incl);
+    }
+    ph_arcs_free(b->callers);
+    ph_arcs_free(b->callees);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+static const char *format_pc(const ph_report *r, double v, char *buf)
+{
+    double pc = ph_report_percent(r, r->ev, v);
+    if (isnan(pc))
+        return "";
+    snprintf(buf, 16, "%.1f%%", pc);
+    return buf;
+}
+
+static const char *where_of(const ph_profile *p, const ph_func *f)
+{
+    if (f->file && f->file->name &&
+        strcmp(ph_str_get(p, f->file->name), "???") != 0)
+        return ph_report_base(ph_str_get(p, f->file->name));
+    if (f->object && f->object->name)
+        return ph_report_base(ph_str_get(p, f->object->name));
+    return "";
+}
+
+static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
+                           size_t wv, FILE *out)
+{
+    char num[40], pc[16], calls[32], name[1024], fit[PH_REPORT_WIDTH + 1];
+    const char *where = where_of(r->p, a->func);
+    double v = ph_event_eval(r->p, r->ev, a->incl);
+    size_t used, room;
+
+    fprintf(out, "%*s %6s %10s  %c %s", (int)wv, ph_cli_number(num, v, 1),
+            format_pc(r, v, pc), ph_cli_commas(calls, (int64_t)a->count),
+            mark, mark == '>' ? "  " : "");
+    used = wv + 1 + 6 + 1 + 10 + 2 + 2 + (mark == '>' ? 2 : 0);
+    room = used < PH_REPORT_WIDTH - 12 ? PH_REPORT_WIDTH - used : 12;
+    snprintf(name, sizeof name, "%s", ph_str_get(r->p, a->func->name));
+    if (where[0] && strlen(name) + 2 + strlen(where) <= room)
+        fprintf(out, "%s  %s\n", name, where);
+    else
+        fprintf(out, "%s\n", ph_report_fit(fit, sizeof fit, name, room));
+}
+
+static void print_block(ph_report *r, const block *b, FILE *out)
+{
+    const ph_entry *e = &b->entry;
+    const ph_profile *p = r->p;
+    char num[40], pc[16], fit[PH_REPORT_WIDTH + 1], head[1200];
+    size_t i, wv = 9;
+    double vi = ph_entry_value(r->table, e, r->ev, 1);
+    double vs = ph_entry_value(r->table, e, r->ev, 0);
+
+    for (int side = 0; side < 2; side++) {
+        const ph_arcs *a = side ? b->callees : b->callers;
+        for (i = 0; a && i < a->count; i++) {
+            size_t l = strlen(ph_cli_number(
+                num, ph_event_eval(p, r->ev, a->arcs[i].incl), 1));
+            if (l > wv)
+                wv = l;
+        }
+    }
+    if (e->cycle)
+        snprintf(head, sizeof head, "%s <cycle %u>", e->name, e->cycle);
+    else
+        snprintf(head, sizeof head, "%s", e->name);
+    fprintf(out, "%s", ph_report_fit(fit, sizeof fit, head,
+                                     PH_REPORT_WIDTH));
+    if (where_of(p, e->func)[0] &&
+        strlen(fit) + 3 + strlen(where_of(p, e->func)) <= PH_REPORT_WIDTH)
+        fprintf(out, "  (%s)", where_of(p, e->func));
+    fputc('\n', out);
+    fprintf(out, "  inclusive %s", ph_cli_number(num, vi, 1));
+    if (format_pc(r, vi, pc)[0])
+        fprintf(out, " (%s)", pc);
+    fprintf(out, ", self %s", ph_cli_number(num, vs, 1));
+    if (format_pc(r, vs, pc)[0])
+        fprintf(out, " (%s)", pc);
+    if (ph_call_count(r->p) && !ph_node_count(r->p))
+        fprintf(out, ", called %s times",
+                ph_cli_commas(num, (int64_t)e->calls));
+    if (e->self_calls)
+        fprintf(out, " (+%s by itself)",
+                ph_cli_commas(num, (int64_t)e->self_calls));
+    fputc('\n', out);
+    fprintf(out, "%*s %6s %10s\n", (int)wv, "inclusive", "%", "calls");
+    for (i = 0; b->callers && i < b->callers->count; i++)
+        print_arc_line(r, &b->callers->arcs[i], '<', wv, out);
+    if (b->callers && b->callers->count == 0)
+        fprintf(out, "%*s  < (no callers)\n", (int)(wv + 18), "");
+    for (i = 0; b->callees && i < b->callees->count; i++)
+        print_arc_line(r, &b->callees->arcs[i], '>', wv, out);
+    if (b->callees && b->callees->count == 0)
+        fprintf(out, "%*s  > (no callees)\n", (int)(wv + 18), "");
+}
+
+/* ------------------------------------------------------------------ */
+/* Data                                                                */
+
+static void emit_arcs(ph_report *r, ph_emit *em, const char *key,
+                      const ph_arcs *a)
+{
+    ph_profile *p = r->p;
+    size_t n = ph_event_count(p);
+
+    if (!a)
+        return;
+    ph_emit_key(em, key);
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < a->count; i++) {
+        const ph_func *f = a->arcs[i].func;
+        ph_emit_map(em, 0);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, ph_str_get(p, f->name));
+        ph_emit_key(em, "file");
+        ph_emit_str(em, f->file && f->file->name
+                            ? ph_str_get(p, f->file->name) : NULL);
+        ph_emit_key(em, "object");
+        ph_emit_str(em, f->object && f->object->name
+                            ? ph_str_get(p, f->object->name) : NULL);
+        ph_emit_key(em, "calls");
+        ph_emit_uint(em, a->arcs[i].count);
+        ph_emit_key(em, "inclusive");
+        ph_emit_map(em, 1);
+        for (size_t k = 0; k < n; k++) {
+            const ph_event *ev = ph_event_at(p, k);
+            if (ev->flags & PH_EV_NONADDITIVE)
+                continue;
+            ph_emit_key(em, ph_str_get(p, ev->name));
+            ph_emit_num(em, ph_event_eval(p, ev, a->arcs[i].incl));
+        }
+        ph_emit_end(em);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+}
+
+static void emit_block(ph_report *r, ph_emit *em, const block *b)
+{
+    ph_emit_map(em, 0);
+    ph_report_emit_entry(r, em, &b->entry);
+    emit_arcs(r, em, "callers", b->callers);
+    emit_arcs(r, em, "callees", b->callees);
+    ph_emit_end(em);
+}
+
+static void csv_block(ph_report *r, const block *b)
+{
+    ph_profile *p = r->p;
+    size_t n = ph_event_count(p);
+
+    for (int side = 0; side < 2; side++) {
+        const ph_arcs *a = side ? b->callees : b->callers;
+        for (size_t i = 0; a && i < a->count; i++) {
+            const ph_func *f = a->arcs[i].func;
+            ph_csv_str(stdout, b->entry.name, 1);
+            ph_csv_str(stdout, side ? "callee" : "caller", 0);
+            ph_csv_str(stdout, ph_str_get(p, f->name), 0);
+            ph_csv_str(stdout, f->file ? ph_str_get(p, f->file->name) : "",
+                       0);
+            ph_csv_num(stdout, (double)a->arcs[i].count, 0);
+            for (size_t k = 0; k < n; k++) {
+                const ph_event *ev = ph_event_at(p, k);
+                if (!(ev->flags & PH_EV_NONADDITIVE))
+                    ph_csv_num(stdout, ph_event_eval(p, ev, a->arcs[i].incl),
+                               0);
+            }
+            putchar('\n');
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* The view                                                            */
+
+/* The functions the view is about: FN's matches, or the table's. */
+static size_t chosen_functions(ph_report *r, const ph_func ***out)
+{
+    size_t n = 0;
+
+    if (r->view != PH_VIEW_TREE)
+        return ph_funcs_matching(r->p, r->fn, out);
+    *out = ph_xmalloc((r->shown + 1) * sizeof **out);
+    for (size_t i = 0; i < r->shown; i++)
+        if (r->table->entries[i].func)
+            (*out)[n++] = r->table->entries[i].func;
+    return n;
+}
+
 int ph_report_graph(ph_report *r)
 {
-    (void)r;
-    ph_cli_error("this view is not written yet");
-    return PH_EXIT_BAD;
+    const ph_func **fs = NULL;
+    size_t i, n;
+    ph_emit *em = NULL;
+    int rc = PH_EXIT_OK;
+
+    if (!r->ev) {
+        ph_cli_error("%s: the profile has no events", r->path);
+        return PH_EXIT_BAD;
+    }
+    if (r->view == PH_VIEW_TREE && r->topts.group != PH_GROUP_FUNCTION) {
+        ph_cli_error("--tree: only with --group function");
+        return PH_EXIT_USAGE;
+    }
+    n = chosen_functions(r, &fs);
+    if (n == 0 && r->view != PH_VIEW_TREE) {
+        ph_cli_error("%s: no function matches \"%s\"", r->path, r->fn);
+        free(fs);
+        return PH_EXIT_BAD;
+    }
+    if (r->fmt == PH_REPORT_TEXT) {
+        ph_report_print_head(r, stdout);
+    } else if (r->fmt == PH_REPORT_CSV) {
+        fputs("function,direction,name,file,calls", stdout);
+        for (i = 0; i < ph_event_count(r->p); i++)
+            if (!(ph_event_at(r->p, i)->flags & PH_EV_NONADDITIVE))
+                ph_csv_str(stdout, ph_str_get(r->p,
+                                              ph_event_at(r->p, i)->name), 0);
+        putchar('\n');
+    } else {
+        em = ph_emit_new(stdout, r->fmt);
+        ph_emit_map(em, 0);
+        ph_report_emit_head(r, em);
+        ph_emit_key(em, "functions");
+        ph_emit_list(em, 0);
+    }
+    for (i = 0; i < n; i++) {
+        block b;
+        fill_block(r, fs[i], &b);
+        if (r->fmt == PH_REPORT_TEXT) {
+            putchar('\n');
+            print_block(r, &b, stdout);
+        } else if (r->fmt == PH_REPORT_CSV) {
+            csv_block(r, &b);
+        } else {
+            emit_block(r, em, &b);
+        }
+        free_block(&b);
+    }
+    if (em) {
+        ph_emit_end(em);
+        ph_emit_end(em);
+        if (ph_emit_free(em) < 0)
+            rc = PH_EXIT_BAD;
+    }
+    free(fs);
+    return rc;
 }
