@@ -94,6 +94,21 @@ int main(int argc, char **argv)
     printf("parts\t%zu\n", ph_part_count(p));
     printf("total");
     put_costs(ph_totals(p, PH_ALL_PARTS), n);
+    /* The summary:/totals: lines as written in the file (last part's). */
+    for (size_t i = 0; i < ph_part_count(p); i++) {
+        ph_part *part = ph_part_at(p, i);
+        for (int t = 0; t < 2; t++) {
+            const int64_t *v = t ? part->file_totals : part->file_summary;
+            if (!v)
+                continue;
+            printf("%s\t%zu", t ? "ftotals" : "fsummary", i);
+            for (size_t k = 0; k < n; k++)
+                printf("\t%" PRId64, k < part->file_width ? v[k] : 0);
+            printf("\n");
+        }
+        printf("ptotal\t%zu", i);
+        put_costs(ph_totals(p, (int)i), n);
+    }
 
     size_t nf = ph_func_count(p);
     for (size_t i = 0; i < nf; i++) {
@@ -118,7 +133,7 @@ int main(int argc, char **argv)
         put_key(p, c->callee->file, c->callee);
         for (size_t k = 0; k < n; k++)
             v[k] = ph_call_incl(c, k);
-        printf("\t%d", c->caller == c->callee);
+        printf("\t%d\t%" PRIu64, c->caller == c->callee, c->count);
         put_costs(v, n);
     }
     free(v);
