@@ -167,6 +167,12 @@ typedef struct ph_merge_opts {
     size_t nrename_fn;
     const ph_rename *rename_file;  /* rules for file names */
     size_t nrename_file;
+    /* A string label added to every copied sample (a diff's base samples
+     * get pprof::base = true, pprof's -diff_base convention); NULL: none. */
+    const char *label_key, *label_value;
+    /* When not NULL: filled with the dst function of each src function
+     * (indexed by src id - 1; ph_func_count(src) entries). */
+    ph_func **func_map;
 } ph_merge_opts;
 
 /* Add src, scaled, into dst: events by name (real events added as needed,

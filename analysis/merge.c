@@ -281,7 +281,7 @@ static void copy_tree(merger *m)
         return;
     ph_node **map = ph_xcalloc(n, sizeof *map);
     ph_label *labels = NULL;
-    size_t lcap = 0;
+    size_t lcap = 0, extra = m->o->label_key ? 1 : 0;
     for (size_t i = 0; i < n; i++) {
         const ph_node *sn = ph_node_at(src, i);
         ph_node *parent = sn->parent ? map[sn->parent->id - 1] : NULL;
@@ -289,8 +289,8 @@ static void copy_tree(merger *m)
                                map_object(m, sn->object), sn->addr, sn->line,
                                sn->flags);
         for (const ph_sample *s = sn->samples; s; s = s->next) {
-            if (s->nlabels > lcap) {
-                lcap = s->nlabels;
+            if (s->nlabels + extra > lcap) {
+                lcap = s->nlabels + extra;
                 labels = ph_xrealloc(labels, lcap * sizeof *labels);
             }
             for (uint32_t l = 0; l < s->nlabels; l++) {
@@ -299,9 +299,13 @@ static void copy_tree(merger *m)
                 labels[l].str = copy_str(m, s->labels[l].str);
                 labels[l].num_unit = copy_str(m, s->labels[l].num_unit);
             }
+            if (extra)
+                labels[s->nlabels] = (ph_label){
+                    .key = ph_str_intern0(m->dst, m->o->label_key),
+                    .str = ph_str_intern0(m->dst, m->o->label_value)};
             ph_sample_add(m->dst, map[i], part_of(m, s->part),
                           map_vec(m, s->cost, s->width), m->dw, labels,
-                          s->nlabels);
+                          s->nlabels + extra);
         }
     }
     free(labels);
@@ -324,6 +328,9 @@ void ph_merge_into(ph_profile *dst, ph_profile *src, const ph_merge_opts *o)
         ph_profile_set_approx(dst, ph_profile_approx(src));
     copy_flat(&m);
     copy_tree(&m);
+    if (o->func_map)
+        for (size_t i = 0; i < ph_func_count(src); i++)
+            o->func_map[i] = map_func(&m, ph_func_at(src, i));
     free(m.slot);
     free(m.part);
     free(m.func);

@@ -274,7 +274,9 @@ const char *ph_cli_commas(char *buf, int64_t v)
 
 const char *ph_cli_number(char *buf, double v, int commas)
 {
-    if (isfinite(v) && v == floor(v) && fabs(v) < 9e18) {
+    /* From 1000 on, fractions say nothing in a column of counts: round. */
+    if (isfinite(v) && fabs(v) < 9e18 && (v == floor(v) || fabs(v) >= 1000)) {
+        v = round(v);
         if (commas)
             return ph_cli_commas(buf, (int64_t)v);
         snprintf(buf, 40, "%" PRId64, (int64_t)v);

@@ -14,7 +14,7 @@
 #include "ir/io.h"
 #include "ir/ir.h"
 
-enum { PH_EXIT_OK = 0, PH_EXIT_BAD = 1, PH_EXIT_USAGE = 2 };
+enum { PH_EXIT_OK = 0, PH_EXIT_BAD = 1, PH_EXIT_USAGE = 2, PH_EXIT_GATE = 3 };
 
 /* One subcommand.  run gets argv[0] = the subcommand's name. */
 typedef struct ph_command {
@@ -30,6 +30,8 @@ int ph_cmd_convert(int argc, char **argv);
 int ph_cmd_formats(int argc, char **argv);
 int ph_cmd_record(int argc, char **argv);      /* cgview/record.c */
 int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
+int ph_cmd_diff(int argc, char **argv);        /* cgview/diff.c */
+int ph_cmd_merge(int argc, char **argv);       /* cgview/merge.c */
 
 /* Program name for messages: "profhub" or "cgview" (set by main). */
 extern const char *ph_cli_prog;
@@ -84,6 +86,15 @@ int ph_cli_check_format(const char *cmd, const char *name, int read);
  * failure prints the error and returns NULL (exit PH_EXIT_BAD). */
 ph_profile *ph_cli_load(const char *path, const char *forced,
                         const char *exe);
+/* The writer for -t TO, or for PATH's extension; NULL after printing a
+ * usage message (cgview/save.c). */
+const ph_format *ph_cli_writer(const char *cmd, const char *path,
+                               const char *to);
+/* Write p to path with writer (kv: nkv "KEY=VALUE" writer options): a
+ * temporary file renamed into place, drop warnings printed.  Returns
+ * PH_EXIT_OK or PH_EXIT_BAD (message printed; nothing left behind). */
+int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
+                char *const *kv, size_t nkv);
 /* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */
 void ph_cli_print_drops(const char *format, const ph_output *out);
 
@@ -92,7 +103,8 @@ void ph_cli_print_drops(const char *format, const ph_output *out);
 
 /* v with thousands separators ("12,345,678") into buf (>= 32 bytes). */
 const char *ph_cli_commas(char *buf, int64_t v);
-/* A double as an integer when it is one, else with 4 significant digits
+/* A double as an integer when it is one or is 1000 or more (rounded),
+ * else with 4 significant digits
  * ("12.35"); buf >= 40 bytes. */
 const char *ph_cli_number(char *buf, double v, int commas);
 /* s as a JSON string literal, with quotes. */

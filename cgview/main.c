@@ -15,6 +15,8 @@ static const ph_command commands[] = {
     { "summary", ph_cmd_summary, "print totals and the costliest functions" },
     { "info", ph_cmd_info, "describe a profile: format, parts, events, counts" },
     { "convert", ph_cmd_convert, "convert a profile to another format" },
+    { "diff", ph_cmd_diff, "compare two profiles; gate a CI run with --fail-if" },
+    { "merge", ph_cmd_merge, "sum profiles or parts; balance statistics" },
     { "formats", ph_cmd_formats, "list the formats profhub reads and writes" },
     { "record", ph_cmd_record, "run a program under a collector and write its profile" },
     { "collectors", ph_cmd_collectors, "list the collectors with their parameters and metrics" },

@@ -1,0 +1,565 @@
+/* diff.c -- "profhub diff BASE NEW": what changed between two runs, for
+ * any two inputs, as a report (text, CSV, JSON, YAML), as a signed profile
+ * (-o FILE through any exporter), and as a gate for CI (--fail-if, exit 3).
+ * Matching and sums are analysis/diff.c's; this file parses and prints. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgview/report.h"
+
+#define MAX_RULES 16
+
+static const char usage[] =
+    "Usage: profhub diff [OPTIONS] BASE NEW\n"
+    "\n"
+    "Compare two profiles of any formats: totals, then the functions (or\n"
+    "files, objects, lines, call paths) sorted by the absolute change of\n"
+    "one event.  Rows present on one side only are marked '-' (base only)\n"
+    "or '+' (new only).\n"
+    "\n"
+    "  -e, --event E          event to sort and gate by (default: the first\n"
+    "                         event both profiles have)\n"
+    "      --match M          name | name+file | name+file+object (default)\n"
+    "      --by B             function (default) | file | object | line | path\n"
+    "      --rename-fn S      s/OLD/NEW/ on function names before matching\n"
+    "      --rename-file S    s/OLD/NEW/ on file names before matching\n"
+    "      --normalize        scale NEW to BASE's total before subtracting\n"
+    "      --threshold PCT    hide rows whose change is under PCT% of the\n"
+    "                         base total\n"
+    "  -n, --top N            show N rows (default 50 in text, all otherwise;\n"
+    "                         0 = all)\n"
+    "      --format F         text | csv | json | yaml\n"
+    "      --fail-if RULE     exit 3 when RULE holds: 'EVENT > +5%',\n"
+    "                         'fn:NAME EVENT > +2%', 'EVENT > 1000' (repeatable)\n"
+    "  -o, --output OUT       also write NEW - BASE as a profile\n"
+    "  -t, --to FMT           format of OUT (default: from its extension)\n"
+    "      --exe PROG         the profiled program (gmon.out needs it)\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "Exit status: 0 ok, 1 bad input, 2 usage, 3 a --fail-if rule held.\n";
+
+typedef struct rule {
+    const char *text;
+    char fn[512];        /* "" for the totals */
+    char event[128];
+    char op;             /* '>' or '<' */
+    double bound;
+    int percent;
+} rule;
+
+typedef struct opts {
+    const char *base, *newp, *event, *out, *to, *exe;
+    ph_diff_opts d;
+    ph_rename rfn[MAX_RULES], rfile[MAX_RULES];
+    rule rules[MAX_RULES];
+    size_t nrules;
+    double threshold;
+    uint64_t top;
+    int top_set;
+    ph_report_format fmt;
+} opts;
+
+/* "[fn:NAME ]EVENT OP [+|-]NUMBER[%]" */
+static int parse_rule(rule *r, const char *s)
+{
+    const char *p = s;
+    r->text = s;
+    r->fn[0] = '\0';
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "fn:", 3) == 0) {
+        const char *sp = strchr(p + 3, ' ');
+        if (!sp || (size_t)(sp - p - 3) >= sizeof r->fn)
+            return -1;
+        memcpy(r->fn, p + 3, (size_t)(sp - p - 3));
+        r->fn[sp - p - 3] = '\0';
+        p = sp;
+        while (*p == ' ')
+            p++;
+    }
+    size_t n = strcspn(p, " <>");
+    if (n == 0 || n >= sizeof r->event)
+        return -1;
+    memcpy(r->event, p, n);
+    r->event[n] = '\0';
+    p += n;
+    while (*p == ' ')
+        p++;
+    if (*p != '>' && *p != '<')
+        return -1;
+    r->op = *p++;
+    while (*p == ' ')
+        p++;
+    char *end;
+    r->bound = strtod(p, &end);
+    if (end == p)
+        return -1;
+    r->percent = *end == '%';
+    if (r->percent)
+        end++;
+    while (*end == ' ')
+        end++;
+    return *end ? -1 : 0;
+}
+
+static int parse_choice(const char *cmd, const char *opt, const char *arg,
+                        const char *const *names, int *out)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(arg, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    ph_cli_usage_error(cmd, "unknown %s \"%s\"", opt, arg);
+    return -1;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    enum { OPT_MATCH = 256, OPT_BY, OPT_RFN, OPT_RFILE, OPT_NORM, OPT_THR,
+           OPT_FMT, OPT_FAIL, OPT_EXE };
+    static const struct option longopts[] = {
+        { "event", required_argument, NULL, 'e' },
+        { "match", required_argument, NULL, OPT_MATCH },
+        { "by", required_argument, NULL, OPT_BY },
+        { "rename-fn", required_argument, NULL, OPT_RFN },
+        { "rename-file", required_argument, NULL, OPT_RFILE },
+        { "normalize", no_argument, NULL, OPT_NORM },
+        { "threshold", required_argument, NULL, OPT_THR },
+        { "top", required_argument, NULL, 'n' },
+        { "format", required_argument, NULL, OPT_FMT },
+        { "fail-if", required_argument, NULL, OPT_FAIL },
+        { "output", required_argument, NULL, 'o' },
+        { "to", required_argument, NULL, 't' },
+        { "exe", required_argument, NULL, OPT_EXE },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+    };
+    static const char *const matches[] = {"name+file+object", "name",
+                                          "name+file", NULL};
+    static const char *const bys[] = {"function", "file", "object", "line",
+                                      "path", NULL};
+    char err[256];
+    int c, v;
+
+    o->fmt = PH_REPORT_TEXT;
+    ph_cli_opt_begin();
+    while ((c = getopt_long(argc, argv, ":e:n:o:t:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'e': o->event = optarg; break;
+        case 'o': o->out = optarg; break;
+        case 't': o->to = optarg; break;
+        case OPT_EXE: o->exe = optarg; break;
+        case OPT_NORM: o->d.normalize = 1; break;
+        case OPT_MATCH:
+            if (parse_choice("diff", "--match", optarg, matches, &v) < 0)
+                return PH_EXIT_USAGE;
+            o->d.match = (ph_match)v;
+            break;
+        case OPT_BY:
+            if (parse_choice("diff", "--by", optarg, bys, &v) < 0)
+                return PH_EXIT_USAGE;
+            o->d.by = (ph_diff_by)v;
+            break;
+        case OPT_RFN:
+        case OPT_RFILE: {
+            int fn = c == OPT_RFN;
+            size_t *n = fn ? &o->d.nrename_fn : &o->d.nrename_file;
+            ph_rename *r = fn ? o->rfn : o->rfile;
+            if (*n == MAX_RULES)
+                return ph_cli_usage_error("diff", "too many rename rules");
+            if (ph_rename_parse(&r[*n], optarg, err, sizeof err) < 0)
+                return ph_cli_usage_error("diff", "%s: %s",
+                                          fn ? "--rename-fn" : "--rename-file",
+                                          err);
+            (*n)++;
+            break;
+        }
+        case OPT_THR: {
+            char *end;
+            o->threshold = strtod(optarg, &end);
+            if (end == optarg || *end || o->threshold < 0)
+                return ph_cli_usage_error("diff", "--threshold expects a "
+                                          "percentage, got \"%s\"", optarg);
+            break;
+        }
+        case 'n':
+            if (ph_cli_count("diff", "--top", optarg, &o->top) < 0)
+                return PH_EXIT_USAGE;
+            o->top_set = 1;
+            break;
+        case OPT_FMT:
+            if (ph_cli_report_format("diff", optarg,
+                                     PH_REPORT_TEXT | PH_REPORT_CSV |
+                                         PH_REPORT_JSON | PH_REPORT_YAML,
+                                     &o->fmt) < 0)
+                return PH_EXIT_USAGE;
+            break;
+        case OPT_FAIL:
+            if (o->nrules == MAX_RULES)
+                return ph_cli_usage_error("diff", "too many --fail-if rules");
+            if (parse_rule(&o->rules[o->nrules], optarg) < 0)
+                return ph_cli_usage_error("diff", "--fail-if expects "
+                                          "'[fn:NAME] EVENT > +5%%', got "
+                                          "\"%s\"", optarg);
+            o->nrules++;
+            break;
+        case 'h':
+            fputs(usage, stdout);
+            return -1;
+        default:
+            return ph_cli_bad_option("diff", argv, c);
+        }
+    }
+    if (argc - optind != 2)
+        return ph_cli_usage_error("diff", "expected two profiles, BASE and "
+                                  "NEW");
+    o->base = argv[optind];
+    o->newp = argv[optind + 1];
+    if (!o->top_set)
+        o->top = o->fmt == PH_REPORT_TEXT ? 50 : 0;
+    o->d.rename_fn = o->rfn;
+    o->d.rename_file = o->rfile;
+    return 0;
+}
+
+/* Rows to show: threshold on |delta| against the base total, then top. */
+static size_t rows_shown(const ph_diff *d, size_t e, const opts *o)
+{
+    double tot = fabs(ph_diff_base_total(d, e));
+    size_t n = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const ph_diff_row *r = &d->rows[i];
+        double delta = ph_diff_new_value(d, r, e) - ph_diff_base_value(d, r, e);
+        if (o->threshold > 0 && tot > 0 &&
+            fabs(delta) * 100.0 / tot < o->threshold)
+            break;   /* sorted by |delta|: the rest are smaller */
+        if (o->top && n == o->top)
+            break;
+        n++;
+    }
+    return n;
+}
+
+static const char *status_name(int status)
+{
+    return status == (PH_DIFF_IN_BASE | PH_DIFF_IN_NEW) ? "both"
+           : status == PH_DIFF_IN_BASE                  ? "base-only"
+                                                        : "new-only";
+}
+
+static const char *signed_num(char *buf, double v)
+{
+    /* buf holds 48 bytes; a number with separators needs under 40. */
+    buf[0] = '+';
+    ph_cli_number(buf + (v > 0), v, 1);
+    return buf;
+}
+
+static const char *percent(char *buf, double part, double whole)
+{
+    if (whole == 0)
+        snprintf(buf, 16, "%s", part == 0 ? "0.00%" : "n/a");
+    else
+        snprintf(buf, 16, "%+.2f%%", part * 100.0 / whole);
+    return buf;
+}
+
+static const char *event_name(const ph_diff *d, size_t e)
+{
+    return ph_str_get(d->base, d->bev[e]->name);
+}
+
+static void print_text(const ph_diff *d, size_t ev, size_t shown,
+                       const opts *o)
+{
+    static const char *const matches[] = {"name+file+object", "name",
+                                          "name+file"};
+    static const char *const bys[] = {"function", "file", "object", "line",
+                                      "call path"};
+    char a[48], b[48], c[48], p[16], name[64];
+
+    printf("base: %s (%s)\n", o->base, ph_profile_format(d->base)
+                                           ? ph_profile_format(d->base) : "?");
+    printf("new:  %s (%s)\n", o->newp, ph_profile_format(d->newp)
+                                           ? ph_profile_format(d->newp) : "?");
+    printf("rows: by %s", bys[o->d.by]);
+    if (o->d.by == PH_BY_FUNCTION)
+        printf(", matched by %s", matches[o->d.match]);
+    if (o->d.normalize)
+        printf(", NEW normalised to BASE's total");
+    printf("\n\n%-12s %15s %15s %15s %9s\n", "event", "base", "new", "delta",
+           "delta%");
+    for (size_t e = 0; e < d->nevents; e++) {
+        double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
+        printf("%-12s %15s %15s %15s %9s\n",
+               ph_report_fit(name, sizeof name, event_name(d, e), 12),
+               ph_cli_number(a, bt, 1), ph_cli_number(b, nt, 1),
+               signed_num(c, nt - bt), percent(p, nt - bt, bt));
+    }
+    printf("\n%zu of %zu rows by |delta| of %s (- base only, + new only):\n",
+           shown, d->count, event_name(d, ev));
+    printf("%13s %13s %13s %8s %6s  %s\n", "base", "new", "delta", "delta%",
+           "ratio", "name");
+    double tot = ph_diff_base_total(d, ev);
+    for (size_t i = 0; i < shown; i++) {
+        const ph_diff_row *r = &d->rows[i];
+        double bv = ph_diff_base_value(d, r, ev);
+        double nv = ph_diff_new_value(d, r, ev);
+        char ratio[16];
+        if (bv != 0)
+            snprintf(ratio, sizeof ratio, "%.2f", nv / bv);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        char mark = r->status == PH_DIFF_IN_BASE  ? '-'
+                    : r->status == PH_DIFF_IN_NEW ? '+'
+                                                  : ' ';
+        printf("%13s %13s %13s %8s %6s %c%s\n", ph_cli_number(a, bv, 1),
+               ph_cli_number(b, nv, 1), signed_num(c, nv - bv),
+               percent(p, nv - bv, tot), ratio, mark,
+               ph_report_fit(name, sizeof name, r->name, 22));
+    }
+}
+
+static void emit_values(ph_emit *em, const ph_diff *d, const ph_diff_row *r,
+                        int which)
+{
+    ph_emit_map(em, 1);
+    for (size_t e = 0; e < d->nevents; e++) {
+        double bv = ph_diff_base_value(d, r, e);
+        double nv = ph_diff_new_value(d, r, e);
+        ph_emit_key(em, event_name(d, e));
+        ph_emit_num(em, which == 0 ? bv : which == 1 ? nv : nv - bv);
+    }
+    ph_emit_end(em);
+}
+
+static int print_data(const ph_diff *d, size_t shown, const opts *o)
+{
+    ph_emit *em = ph_emit_new(stdout, o->fmt);
+    ph_emit_map(em, 0);
+    ph_emit_key(em, "base");
+    ph_emit_str(em, o->base);
+    ph_emit_key(em, "new");
+    ph_emit_str(em, o->newp);
+    ph_emit_key(em, "events");
+    ph_emit_list(em, 0);
+    for (size_t e = 0; e < d->nevents; e++) {
+        const ph_event *ev = d->bev[e];
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, event_name(d, e));
+        ph_emit_key(em, "long_name");
+        ph_emit_str(em, ev->long_name ? ph_str_get(d->base, ev->long_name)
+                                      : NULL);
+        ph_emit_key(em, "formula");
+        ph_emit_str(em, ev->formula ? ph_str_get(d->base, ev->formula)
+                                    : NULL);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+    ph_emit_key(em, "totals");
+    ph_emit_map(em, 0);
+    for (size_t e = 0; e < d->nevents; e++) {
+        double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
+        ph_emit_key(em, event_name(d, e));
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "base");
+        ph_emit_num(em, bt);
+        ph_emit_key(em, "new");
+        ph_emit_num(em, nt);
+        ph_emit_key(em, "delta");
+        ph_emit_num(em, nt - bt);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+    ph_emit_key(em, "rows");
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < shown; i++) {
+        const ph_diff_row *r = &d->rows[i];
+        ph_emit_map(em, 0);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, r->name);
+        ph_emit_key(em, "file");
+        ph_emit_str(em, r->file);
+        ph_emit_key(em, "object");
+        ph_emit_str(em, r->object);
+        ph_emit_key(em, "base");
+        emit_values(em, d, r, 0);
+        ph_emit_key(em, "new");
+        emit_values(em, d, r, 1);
+        ph_emit_key(em, "delta");
+        emit_values(em, d, r, 2);
+        ph_emit_key(em, "status");
+        ph_emit_str(em, status_name(r->status));
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+    ph_emit_end(em);
+    return ph_emit_free(em) < 0 ? PH_EXIT_BAD : PH_EXIT_OK;
+}
+
+static void print_csv(const ph_diff *d, size_t shown)
+{
+    ph_csv_str(stdout, "name", 1);
+    ph_csv_str(stdout, "file", 0);
+    ph_csv_str(stdout, "object", 0);
+    ph_csv_str(stdout, "status", 0);
+    for (size_t e = 0; e < d->nevents; e++) {
+        char h[160];
+        static const char *const what[] = {"base", "new", "delta"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(h, sizeof h, "%s_%s", what[k], event_name(d, e));
+            ph_csv_str(stdout, h, 0);
+        }
+    }
+    fputc('\n', stdout);
+    for (size_t i = 0; i < shown; i++) {
+        const ph_diff_row *r = &d->rows[i];
+        ph_csv_str(stdout, r->name, 1);
+        ph_csv_str(stdout, r->file, 0);
+        ph_csv_str(stdout, r->object, 0);
+        ph_csv_str(stdout, status_name(r->status), 0);
+        for (size_t e = 0; e < d->nevents; e++) {
+            double bv = ph_diff_base_value(d, r, e);
+            double nv = ph_diff_new_value(d, r, e);
+            ph_csv_num(stdout, bv, 0);
+            ph_csv_num(stdout, nv, 0);
+            ph_csv_num(stdout, nv - bv, 0);
+        }
+        fputc('\n', stdout);
+    }
+}
+
+/* Evaluate the --fail-if rules; print the first that holds.  Returns 1
+ * when one held, 0 when none, -1 on a rule naming an unknown event. */
+static int check_rules(const ph_diff *d, const opts *o)
+{
+    for (size_t i = 0; i < o->nrules; i++) {
+        const rule *r = &o->rules[i];
+        size_t e = ph_diff_event_index(d, r->event);
+        if (e == (size_t)-1) {
+            ph_cli_usage_error("diff", "--fail-if '%s': no event \"%s\" in "
+                               "both profiles", r->text, r->event);
+            return -1;
+        }
+        double bv = 0, nv = 0;
+        int found = 0;
+        if (r->fn[0]) {
+            for (size_t k = 0; k < d->count; k++) {
+                if (strcmp(d->rows[k].name, r->fn) != 0)
+                    continue;
+                bv += ph_diff_base_value(d, &d->rows[k], e);
+                nv += ph_diff_new_value(d, &d->rows[k], e);
+                found = 1;
+            }
+            if (!found) {
+                ph_cli_usage_error("diff", "--fail-if '%s': no function "
+                                   "\"%s\" in either profile", r->text, r->fn);
+                return -1;
+            }
+        } else {
+            bv = ph_diff_base_total(d, e);
+            nv = ph_diff_new_total(d, e);
+        }
+        double change = nv - bv;
+        if (r->percent)
+            change = bv != 0 ? change * 100.0 / fabs(bv)
+                             : (change > 0 ? INFINITY : change < 0 ? -INFINITY
+                                                                   : 0);
+        int held = r->op == '>' ? change > r->bound : change < r->bound;
+        if (held) {
+            char a[48], b[48], c[48], p[16];
+            fflush(stdout);
+            ph_cli_error("fail-if '%s' holds: %s%s%s %s -> %s (%s, %s)",
+                         r->text, r->fn[0] ? r->fn : "", r->fn[0] ? " " : "",
+                         r->event, ph_cli_number(a, bv, 1),
+                         ph_cli_number(b, nv, 1), signed_num(c, nv - bv),
+                         percent(p, nv - bv, fabs(bv)));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* NEW - BASE as a profile: NEW at +1, BASE at -1 with pprof's base label
+ * (its -diff_base convention), both into one part. */
+static int write_diff(const opts *o, ph_profile *b, ph_profile *n)
+{
+    const ph_format *w = ph_cli_writer("diff", o->out, o->to);
+    if (!w)
+        return PH_EXIT_USAGE;
+    ph_profile *dst = ph_profile_new();
+    ph_merge_opts mo = {
+        .scale = 1, .into = ph_part_add(dst, PH_PART_WHOLE),
+        .rename_fn = o->d.rename_fn, .nrename_fn = o->d.nrename_fn,
+        .rename_file = o->d.rename_file, .nrename_file = o->d.nrename_file,
+    };
+    ph_merge_into(dst, n, &mo);
+    mo.scale = -1;
+    mo.label_key = "pprof::base";
+    mo.label_value = "true";
+    ph_merge_into(dst, b, &mo);
+    ph_profile_set_format(dst, "diff");
+    int rc = ph_cli_save(dst, w, o->out, NULL, 0);
+    ph_profile_free(dst);
+    return rc;
+}
+
+int ph_cmd_diff(int argc, char **argv)
+{
+    opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc < 0)
+        return PH_EXIT_OK;
+    if (rc > 0)
+        goto done;
+    rc = PH_EXIT_BAD;
+    ph_profile *b = ph_cli_load(o.base, NULL, o.exe);
+    if (!b)
+        goto done;
+    ph_profile *n = ph_cli_load(o.newp, NULL, o.exe);
+    if (!n) {
+        ph_profile_free(b);
+        goto done;
+    }
+    ph_diff *d = ph_diff_build(b, n, &o.d);
+    size_t ev = 0;
+    if (d->nevents == 0) {
+        ph_cli_error("%s and %s have no event in common", o.base, o.newp);
+    } else if (o.event &&
+               (ev = ph_diff_event_index(d, o.event)) == (size_t)-1) {
+        rc = ph_cli_usage_error("diff", "no event \"%s\" in both profiles",
+                                o.event);
+    } else {
+        ph_diff_sort(d, ev);
+        size_t shown = rows_shown(d, ev, &o);
+        rc = PH_EXIT_OK;
+        if (o.fmt == PH_REPORT_TEXT)
+            print_text(d, ev, shown, &o);
+        else if (o.fmt == PH_REPORT_CSV)
+            print_csv(d, shown);
+        else
+            rc = print_data(d, shown, &o);
+        int gate = rc == PH_EXIT_OK ? check_rules(d, &o) : 0;
+        if (gate < 0)
+            rc = PH_EXIT_USAGE;
+        if (rc == PH_EXIT_OK && o.out)
+            rc = write_diff(&o, b, n);
+        if (rc == PH_EXIT_OK && gate > 0)
+            rc = PH_EXIT_GATE;
+    }
+    ph_diff_free(d);
+    ph_profile_free(b);
+    ph_profile_free(n);
+done:
+    for (size_t i = 0; i < o.d.nrename_fn; i++)
+        ph_rename_free(&o.rfn[i]);
+    for (size_t i = 0; i < o.d.nrename_file; i++)
+        ph_rename_free(&o.rfile[i]);
+    return rc;
+}
