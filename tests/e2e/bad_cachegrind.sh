@@ -2,14 +2,8 @@
 # bad_cachegrind.sh -- each malformed input in tests/bad/cachegrind/NAME.out
 # makes `profhub info` exit 1 with exactly the line in NAME.err (and no
 # crash: any other status fails).
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
-case $PROFHUB in /*) ;; *) PROFHUB=$(pwd)/$PROFHUB ;; esac
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 cd "$top_srcdir/tests/bad/cachegrind" || exit 99
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad_cachegrind.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 failed=0 n=0
 for f in *.out; do
     name=${f%.out}

@@ -4,22 +4,14 @@
 # totals equal what cg_annotate prints, and the file that
 # `profhub convert -t cachegrind` writes gives cg_annotate the very same
 # numbers.  cg_annotate missing => skip (77).
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
-SAMPLES=${PEER_SAMPLES:-$top_srcdir/samples/cachegrind}
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+need_program cg_annotate perl
+PEERS=${PEER_SAMPLES:-$SAMPLES/cachegrind}
 IRFACTS=$top_builddir/tests/e2e/irfacts
 A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
+ls "$PEERS"/*.out* >/dev/null 2>&1 || skip "no samples in $PEERS"
+[ -x "$IRFACTS" ] || { echo "ERROR: $IRFACTS is not built"; exit 99; }
 
-command -v cg_annotate >/dev/null 2>&1 \
-    || { echo "SKIP: cg_annotate is not installed"; exit 77; }
-command -v perl >/dev/null 2>&1 || { echo "SKIP: no perl"; exit 77; }
-ls "$SAMPLES"/*.out* >/dev/null 2>&1 \
-    || { echo "SKIP: no samples in $SAMPLES"; exit 77; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_cachegrind.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/cwd"
 
 annotate() { # FILE OUT: cg_annotate's numbers as TSV (threshold 0: all)
@@ -30,7 +22,7 @@ annotate() { # FILE OUT: cg_annotate's numbers as TSV (threshold 0: all)
 }
 
 failed=0 checked=0
-for sample in "$SAMPLES"/*.out*; do
+for sample in "$PEERS"/*.out*; do
     [ -s "$sample" ] || continue
     name=$(basename "$sample")
     d=$tmp/$name

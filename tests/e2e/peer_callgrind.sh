@@ -4,24 +4,14 @@
 # callgrind_annotate prints (default and --inclusive=yes), and the file that
 # `profhub convert -t callgrind` writes gives callgrind_annotate the very same
 # numbers.  callgrind_annotate missing => skip (77).
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
-SAMPLES=${PEER_SAMPLES:-$top_srcdir/samples/callgrind}
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+need_program callgrind_annotate perl
+PEERS=${PEER_SAMPLES:-$SAMPLES/callgrind}
 IRFACTS=$top_builddir/tests/e2e/irfacts
 A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
+ls "$PEERS"/*.out* >/dev/null 2>&1 || skip "no samples in $PEERS"
+[ -x "$IRFACTS" ] || { echo "ERROR: $IRFACTS is not built"; exit 99; }
 
-command -v callgrind_annotate >/dev/null 2>&1 \
-    || { echo "SKIP: callgrind_annotate is not installed"; exit 77; }
-command -v perl >/dev/null 2>&1 || { echo "SKIP: no perl"; exit 77; }
-ls "$SAMPLES"/*.out* >/dev/null 2>&1 \
-    || { echo "SKIP: no samples in $SAMPLES"; exit 77; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_callgrind.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-# callgrind_annotate strips its working directory from file names: run it
-# from a folder no source path starts with.
 mkdir "$tmp/cwd"
 
 annotate() { # FILE KIND OUT [options]: peer numbers as TSV
@@ -34,7 +24,7 @@ annotate() { # FILE KIND OUT [options]: peer numbers as TSV
 }
 
 failed=0 checked=0
-for sample in "$SAMPLES"/*.out*; do
+for sample in "$PEERS"/*.out*; do
     [ -s "$sample" ] || continue          # the 0-byte base of --separate-threads
     name=$(basename "$sample")
     d=$tmp/$name
