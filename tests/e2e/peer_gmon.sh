@@ -31,7 +31,11 @@ compare() {
     name=$1 prog=$2
     shift 2
     if [ $# -gt 1 ]; then
-        (cd "$tmp" && gprof -s "$prog" "$@") || { echo "FAIL $name: gprof -s"; failed=$((failed + 1)); return; }
+        # gprof 2.40 -s stops on some C++ programs ("somebody miscounted"):
+        # then there is nothing to compare with
+        if ! (cd "$tmp" && rm -f gmon.sum && gprof -s "$prog" "$@") >"$tmp/sumerr" 2>&1; then
+            echo "skip $name: gprof -s failed: $(head -1 "$tmp/sumerr")"; return
+        fi
         g=$tmp/gmon.sum
     else
         g=$1
@@ -66,12 +70,12 @@ done
 # Conversion to callgrind: callgrind_annotate's self cost per function must
 # equal the IR's integer ticks (profhub summary, csv).
 if command -v callgrind_annotate >/dev/null 2>&1 &&
-   "$PROFHUB" formats 2>/dev/null | grep -q callgrind; then
+   "$PROFHUB" formats 2>/dev/null | awk '$1 == "callgrind" && $3 == "yes" {f = 1} END {exit !f}'; then
     for g in "$@"; do
         d=$(dirname "$g")
         name=$(basename "$d")
         [ -x "$d/prog" ] || continue
-        if ! "$PROFHUB" convert --exe "$d/prog" "$g" "$tmp/cg.out" -t callgrind 2>"$tmp/err"; then
+        if ! "$PROFHUB" convert --exe "$d/prog" "$g" -o "$tmp/cg.out" -t callgrind 2>"$tmp/err"; then
             echo "FAIL $name: convert to callgrind"; cat "$tmp/err"; failed=$((failed + 1)); continue
         fi
         callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null |
