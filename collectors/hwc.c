@@ -6,10 +6,13 @@
  * never empty for that reason.
  * Inside the target: start/thread_start/thread_stop in normal context;
  * on_overflow runs in PAPI's signal handler: no malloc, no stdio, no
- * locks. */
+ * locks.  Built into profhub's static table (PH_COLLECTOR_BUILTIN) only
+ * the descriptor is kept, so profhub itself does not load PAPI. */
 #include "config.h"
 
+#ifndef PH_COLLECTOR_BUILTIN
 #include <papi.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@ static const ph_collector_metric metrics[] = {
     { "events", "count", "events: overflows x threshold" },
 };
 
+#ifndef PH_COLLECTOR_BUILTIN
 static const ph_rt_api *api;
 static __thread int evset = PAPI_NULL;
 
@@ -144,6 +148,8 @@ static void stop(const ph_rt_api *rt)
     thread_stop(rt);
 }
 
+#endif /* PH_COLLECTOR_BUILTIN */
+
 static const ph_collector desc = {
     .abi = PH_COLLECTOR_ABI,
     .name = "hwc",
@@ -154,11 +160,13 @@ static const ph_collector desc = {
     .nmetrics = sizeof metrics / sizeof metrics[0],
     .flags = 0,
     .encoding = PH_REC_PC,
+#ifndef PH_COLLECTOR_BUILTIN
     .check = check,
     .start = start,
     .thread_start = thread_start,
     .thread_stop = thread_stop,
     .stop = stop,
+#endif
 };
 
 PH_COLLECTOR_DEFINE(hwc, desc)

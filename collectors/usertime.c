@@ -6,11 +6,15 @@
  * and the importer repeats the last full stack.
  * sample() runs inside the target in the signal handler: no malloc, no
  * stdio, no locks.  libunwind's per-thread cache is chosen at start and
- * warmed in every thread so that the handler only reads it. */
+ * warmed in every thread so that the handler only reads it.  In
+ * profhub's static table (PH_COLLECTOR_BUILTIN) only the descriptor and
+ * the parameter check are kept: profhub does not load libunwind. */
 #include "config.h"
 
+#ifndef PH_COLLECTOR_BUILTIN
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
+#endif
 #include <stdlib.h>
 
 #include "collectors/collector.h"
@@ -33,6 +37,7 @@ static int check(ph_param_fn param, void *ctx, char *err, size_t errsize)
     return ph_coll_check_rate(param(ctx, "rate"), err, errsize);
 }
 
+#ifndef PH_COLLECTOR_BUILTIN
 /* Unwind from the current frame once: fills libunwind's caches for this
  * thread outside any handler. */
 static void warm(const ph_rt_api *rt)
@@ -85,6 +90,8 @@ static size_t sample(void *uc, uint64_t *words, size_t max)
     return n + 1;
 }
 
+#endif /* PH_COLLECTOR_BUILTIN */
+
 static const ph_collector desc = {
     .abi = PH_COLLECTOR_ABI,
     .name = "usertime",
@@ -97,9 +104,11 @@ static const ph_collector desc = {
     .flags = PH_COLL_TIMER,
     .encoding = PH_REC_STACK,
     .check = check,
+#ifndef PH_COLLECTOR_BUILTIN
     .start = start,
     .thread_start = warm,
     .sample = sample,
+#endif
 };
 
 PH_COLLECTOR_DEFINE(usertime, desc)

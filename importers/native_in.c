@@ -50,7 +50,7 @@ typedef struct reader {
     size_t size;
     proc *procs;
     size_t nprocs;
-    tstate *threads;
+    tstate **threads;      /* each allocated alone: aggs point at them */
     size_t nthreads;
     agg *aggs;
     size_t acap, aused;
@@ -298,11 +298,11 @@ static tstate *get_thread(reader *r, const proc *pr, uint32_t tid)
     char name[200];
 
     for (size_t i = 0; i < r->nthreads; i++)
-        if (r->threads[i].pr == pr && r->threads[i].tid == tid)
-            return &r->threads[i];
+        if (r->threads[i]->pr == pr && r->threads[i]->tid == tid)
+            return r->threads[i];
     r->threads = ph_xrealloc(r->threads,
                              (r->nthreads + 1) * sizeof *r->threads);
-    t = &r->threads[r->nthreads++];
+    t = r->threads[r->nthreads++] = ph_xcalloc(1, sizeof *t);
     t->pr = pr;
     t->tid = tid;
     t->last_leaf = NULL;
@@ -493,6 +493,8 @@ int ph_native_read(ph_input *in, ph_profile *p)
     rc = read_all(&r);
     ph_nsym_free(r.sym);
     free(r.procs);
+    for (size_t i = 0; i < r.nthreads; i++)
+        free(r.threads[i]);
     free(r.threads);
     free(r.aggs);
     free(r.blobs);

@@ -1,1 +1,8 @@
 # tests/bench/local.mk -- make bench: speed and memory against the peers.
+# profhub record's overhead at the default rates (issue 8), via hyperfine.
+EXTRA_DIST += tests/bench/record_overhead.sh
+.PHONY: bench bench-record
+bench: bench-record
+bench-record: all
+	top_srcdir='$(abs_top_srcdir)' PROFHUB='$(abs_top_builddir)/profhub' \
+	$(SHELL) $(abs_top_srcdir)/tests/bench/record_overhead.sh

@@ -24,3 +24,11 @@ tests_e2e_gprof_table_SOURCES = tests/e2e/gprof_table.c
 tests_e2e_gprof_table_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_gmon.sh tests/e2e/bad_gmon.sh
 EXTRA_DIST += tests/e2e/gprof2tsv tests/bad/gmon
+# profhub record (issue 8): the runtime, collectors and native importer
+# on small programs compiled with gcc -g in each test's folder.
+E2E_TESTS += tests/e2e/record_pcsamp.sh tests/e2e/record_usertime.sh \
+	tests/e2e/record_threads.sh tests/e2e/record_fork.sh \
+	tests/e2e/record_exec.sh tests/e2e/record_crash.sh \
+	tests/e2e/record_hwc.sh
+EXTRA_DIST += tests/e2e/record_lib.sh tests/e2e/src/rec_threads.c \
+	tests/e2e/src/rec_fork.c tests/e2e/src/rec_exec.c tests/e2e/src/rec_segv.c

@@ -17,4 +17,5 @@ PH_SUITE(output)
 PH_SUITE(sniff)
 PH_SUITE(cachegrind)
 PH_SUITE(analysis)
+PH_SUITE(native)
 #undef PH_SUITE
