@@ -110,6 +110,11 @@ PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
 /* Sort by |value| of ev (or calls), descending; ties by name. */
 PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
 
+/* The event a report shows when none is asked for: the one named by the
+ * profile's default_sample_type, else pprof's rule (the last sample type)
+ * for pprof data, else the first real event.  NULL with no events. */
+PH_API ph_event *ph_default_event(const ph_profile *p);
+
 /* Class of a demangled C++ name: "geom::Circle::area() const" ->
  * "geom::Circle"; "main" -> "" (no class).  Writes into buf. */
 PH_API const char *ph_class_of(const char *name, char *buf, size_t size);

@@ -314,3 +314,19 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
     t->entries = sorted;
     free(k);
 }
+
+ph_event *ph_default_event(const ph_profile *p)
+{
+    const char *name = ph_meta_get(p, "default_sample_type");
+    ph_event *ev = name ? ph_event_find(p, name) : NULL;
+    if (ev)
+        return ev;
+    size_t n = ph_event_nreal(p);
+    if (n == 0)
+        return ph_event_count(p) ? ph_event_at(p, 0) : NULL;
+    /* pprof's rule: no default_sample_type means the last sample type. */
+    const char *fmt = ph_profile_format(p);
+    if (fmt && strcmp(fmt, "pprof") == 0)
+        return ph_event_real(p, n - 1);
+    return ph_event_real(p, 0);
+}

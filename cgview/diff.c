@@ -20,8 +20,8 @@ static const char usage[] =
     "one event.  Rows present on one side only are marked '-' (base only)\n"
     "or '+' (new only).\n"
     "\n"
-    "  -e, --event E          event to sort and gate by (default: the first\n"
-    "                         event both profiles have)\n"
+    "  -e, --event E          event to sort by (default: BASE's default\n"
+    "                         event, else the first both profiles have)\n"
     "      --match M          name | name+file | name+file+object (default)\n"
     "      --by B             function (default) | file | object | line | path\n"
     "      --rename-fn S      s/OLD/NEW/ on function names before matching\n"
@@ -528,7 +528,10 @@ int ph_cmd_diff(int argc, char **argv)
         goto done;
     }
     ph_diff *d = ph_diff_build(b, n, &o.d);
-    size_t ev = 0;
+    const ph_event *def = ph_default_event(b);
+    size_t ev = def ? ph_diff_event_index(d, ph_str_get(b, def->name)) : 0;
+    if (ev == (size_t)-1)
+        ev = 0;
     if (d->nevents == 0) {
         ph_cli_error("%s and %s have no event in common", o.base, o.newp);
     } else if (o.event &&

@@ -2,7 +2,7 @@
 E2E_TESTS =
 # The front end: usage and exit statuses, formats, convert's data safety.
 E2E_TESTS += tests/e2e/cli_usage.sh tests/e2e/cli_formats.sh \
-	tests/e2e/cli_convert.sh
+	tests/e2e/cli_convert.sh tests/e2e/cli_man.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += tests/e2e/lib.sh $(E2E_TESTS)
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -23,7 +23,7 @@ check_PROGRAMS += tests/e2e/gprof_table
 tests_e2e_gprof_table_SOURCES = tests/e2e/gprof_table.c
 tests_e2e_gprof_table_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_gmon.sh tests/e2e/bad_gmon.sh
-EXTRA_DIST += tests/e2e/gprof2tsv tests/bad/gmon
+EXTRA_DIST += tests/e2e/gprof2tsv tests/e2e/gmon2bsd tests/bad/gmon
 # profhub record (issue 8): the runtime, collectors and native importer
 # on small programs compiled with gcc -g in each test's folder.
 E2E_TESTS += tests/e2e/record_pcsamp.sh tests/e2e/record_usertime.sh \
@@ -32,3 +32,6 @@ E2E_TESTS += tests/e2e/record_pcsamp.sh tests/e2e/record_usertime.sh \
 	tests/e2e/record_hwc.sh
 EXTRA_DIST += tests/e2e/record_lib.sh tests/e2e/src/rec_threads.c \
 	tests/e2e/src/rec_fork.c tests/e2e/src/rec_exec.c tests/e2e/src/rec_segv.c
+# diff and merge (issue 5) against cg_diff, go tool pprof -diff_base,
+# callgrind_annotate and cg_annotate.
+E2E_TESTS += tests/e2e/diff_peers.sh tests/e2e/merge_copies.sh

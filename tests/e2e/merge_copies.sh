@@ -1,0 +1,50 @@
+#!/bin/sh
+# merge_copies.sh -- profhub merge of N copies of a sample equals N times
+# the sample, as the peers read it: callgrind_annotate and cg_annotate on
+# the merged file give N times every per-function number of the original.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+need_program callgrind_annotate cg_annotate awk
+
+# file:function -> number, times k.
+table() {   # tool k file
+    case $1 in cg_annotate) all=0 ;; *) all=100 ;; esac
+    "$1" --threshold=$all "$3" 2>/dev/null |
+        awk -v k="$2" '/file:function/ { on = 1; next }
+             on && /^-+$/ { if (seen) exit; next }
+             on && NF >= 2 && $1 ~ /^-?[0-9,]+$/ {
+                 seen = 1; v = $1; gsub(",", "", v)
+                 print $NF "|" v * k }' | sort
+}
+
+for f in callgrind/chain.default.out cachegrind/chain.default.out; do
+    case $f in callgrind/*) tool=callgrind_annotate ext=callgrind ;;
+               *) tool=cg_annotate ext=cachegrind ;; esac
+    in=$SAMPLES/$f
+    expect_status 0 "$PROFHUB" merge "$in" "$in" "$in" -o "$tmp/m3.$ext"
+    table "$tool" 3 "$in" >"$tmp/want"
+    table "$tool" 1 "$tmp/m3.$ext" >"$tmp/got"
+    [ "$(wc -l <"$tmp/want")" -gt 10 ] || fail "$f: too few rows from $tool"
+    if ! cmp -s "$tmp/want" "$tmp/got"; then
+        fail "$f: merge of 3 copies is not 3 times the sample"
+        diff "$tmp/want" "$tmp/got" | head -10
+    fi
+done
+
+# --stats across copies: no imbalance; across the threads of one run:
+# the main thread's function has imbalance (max - mean) / max.
+in=$SAMPLES/callgrind/chain.default.out
+expect_status 0 "$PROFHUB" merge --stats --format csv --top 1 "$in" "$in"
+sed -n 2p "$tmp/out" | grep -q '^hot_loop,.*,4500018,4500018,4500018,0,0$' ||
+    fail "stats of two copies: $(sed -n 2p "$tmp/out")"
+expect_status 0 "$PROFHUB" merge --stats --format json --top 0 \
+    "$SAMPLES/callgrind/threads.sep.out"
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+assert d["across"] == "parts" and d["columns"] == 4, d
+for f in d["functions"]:
+    assert f["min"] <= f["mean"] <= f["max"], f
+    if f["max"]:
+        assert abs(f["imbalance"] - (f["max"] - f["mean"]) / f["max"]) < 1e-9, f' \
+    "$tmp/out" || fail "stats across the parts of threads.sep.out"
+expect_status 2 "$PROFHUB" merge "$in"
+finish
