@@ -141,6 +141,13 @@ static void print_parts_text(const ph_profile *p)
     }
 }
 
+/* Spaces after "key:" so values line up at column 15. */
+static int k_pad(const char *k)
+{
+    int n = 12 - (int)strlen(k);
+    return n > 0 ? n : 0;
+}
+
 static void print_text(ph_profile *p, const char *path)
 {
     const int64_t *tot = ph_totals(p, PH_ALL_PARTS);
@@ -157,7 +164,7 @@ static void print_text(ph_profile *p, const char *path)
         const char *k, *v;
         ph_meta_at(p, i, &k, &v);
         if (strcmp(k, "cmd") != 0)
-            printf("%-13s %s\n", k, v);
+            printf("%s:%*s %s\n", k, k_pad(k), "", v);
     }
     print_parts_text(p);
     for (i = 0; i < n; i++) {
