@@ -143,7 +143,9 @@ static size_t token_length(const parser *ps, size_t pos)
         while (is_digit((unsigned char)s[pos + n]) || s[pos + n] == '.')
             n++;
     } else if (s[pos]) {
-        n = 1;
+        n = 1;   /* one character: a UTF-8 sequence stays whole */
+        while ((s[pos + n] & 0xc0) == 0x80 && n < 4)
+            n++;
     }
     return n;
 }

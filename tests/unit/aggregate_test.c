@@ -282,6 +282,59 @@ static void test_flatten(void)
     ph_profile_free(p);
 }
 
+/* The call records of a flattened tree: one per (caller frame position,
+ * callee), in the order first met, with the caller's node position as the
+ * call site and samples below as the count; an inlined frame is a call. */
+static void test_flatten_records(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *fl = ph_file_get(p, ph_str_intern0(p, "m.c"));
+    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), fl, NULL);
+    ph_func *a = ph_func_get(p, ph_str_intern0(p, "a"), fl, NULL);
+    ph_func *in = ph_func_get(p, ph_str_intern0(p, "inl"), fl, NULL);
+    ph_node *r, *n1, *n2;
+    const ph_call *c;
+    ph_row_iter it;
+    ph_row row;
+    ph_event_add(p, "cpu");
+    r = ph_node_child(p, NULL, m, NULL, 0x100, 5, 0);
+    n1 = ph_node_child(p, r, a, NULL, 0x200, 20, 0);
+    n2 = ph_node_child(p, n1, in, NULL, 0x200, 30, PH_FRAME_INLINED);
+    ph_sample_add(p, n1, NULL, (int64_t[]){ 3 }, 1, NULL, 0);
+    ph_sample_add(p, n1, NULL, (int64_t[]){ 4 }, 1, NULL, 0);
+    ph_sample_add(p, n2, NULL, (int64_t[]){ 10 }, 1, NULL, 0);
+    ph_profile_flatten(p);
+    CU_ASSERT_EQUAL_FATAL(ph_call_count(p), 2);
+    c = ph_call_at(p, 0);
+    CU_ASSERT_PTR_EQUAL(c->caller, m);
+    CU_ASSERT_PTR_EQUAL(c->callee, a);
+    CU_ASSERT_EQUAL(c->addr, 0x100);
+    CU_ASSERT_EQUAL(c->line, 5);
+    CU_ASSERT_EQUAL(c->target_addr, 0x200);
+    CU_ASSERT_EQUAL(c->target_line, 20);
+    CU_ASSERT_EQUAL(c->count, 3);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 0), 17);
+    c = ph_call_at(p, 1);
+    CU_ASSERT_PTR_EQUAL(c->caller, a);
+    CU_ASSERT_PTR_EQUAL(c->callee, in);
+    CU_ASSERT_EQUAL(c->count, 1);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 0), 10);
+    /* the two samples of n1 are two rows at a's position */
+    ph_row_iter_init(&it, p, a, NULL);
+    CU_ASSERT(ph_row_next(&it, &row));
+    CU_ASSERT_EQUAL(row.line, 20);
+    CU_ASSERT_EQUAL(row.addr, 0x200);
+    CU_ASSERT_PTR_EQUAL(row.file, fl);
+    CU_ASSERT_EQUAL(row.cost[0], 3);
+    CU_ASSERT(ph_row_next(&it, &row));
+    CU_ASSERT_EQUAL(row.cost[0], 4);
+    CU_ASSERT_FALSE(ph_row_next(&it, &row));
+    CU_ASSERT_EQUAL(ph_func_incl(p, in, PH_ALL_PARTS)[0], 10);
+    CU_ASSERT_EQUAL(ph_func_incl(p, a, PH_ALL_PARTS)[0], 17);
+    CU_ASSERT_EQUAL(ph_func_incl(p, m, PH_ALL_PARTS)[0], 17);
+    ph_profile_free(p);
+}
+
 /* A profile with rows and a tree sums both shapes. */
 static void test_both_shapes(void)
 {
@@ -305,5 +358,6 @@ void ph_test_register_aggregate(void)
     CU_add_test(s, "tree with recursion", test_tree_recursion);
     CU_add_test(s, "tree per part", test_tree_parts);
     CU_add_test(s, "flatten", test_flatten);
+    CU_add_test(s, "flattened call records", test_flatten_records);
     CU_add_test(s, "rows and tree together", test_both_shapes);
 }

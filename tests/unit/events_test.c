@@ -100,6 +100,8 @@ static void test_errors(void)
     check_error("Ir + 2 (Dr)", 8, "expected an operator, got \"(\"");
     check_error("Ir + 1.", 8, "expected a digit after \".\"");
     check_error("Ir # 2", 4, "expected an operator, got \"#\"");
+    check_error("Ir + \xc3\xa9t\xc3\xa9", 6,
+                "expected a name or number, got \"\xc3\xa9\"");
     check_error("X + 1", 1, "formula of X refers to itself");
 }
 

@@ -97,10 +97,56 @@ static void test_samples(void)
     ph_profile_free(p);
 }
 
+/* Functions are told apart by (name, file, object); ids are dense. */
+static void test_symbols(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_str s = ph_str_intern0(p, "helper");
+    ph_file *a = ph_file_get(p, ph_str_intern0(p, "a.c"));
+    ph_file *b = ph_file_get(p, ph_str_intern0(p, "b.c"));
+    ph_object *o = ph_object_get(p, ph_str_intern0(p, "/lib/x.so"));
+    ph_object *unk = ph_object_get(p, 0);
+    ph_func *fa = ph_func_get(p, s, a, o);
+    ph_func *fb = ph_func_get(p, s, b, o);
+    ph_func *fn = ph_func_get(p, s, NULL, NULL);
+    ph_jump j = { 0 }, *jj;
+    CU_ASSERT_PTR_EQUAL(ph_file_get(p, ph_str_intern0(p, "a.c")), a);
+    CU_ASSERT_PTR_EQUAL(ph_object_get(p, 0), unk);
+    CU_ASSERT_EQUAL(a->id, 1);
+    CU_ASSERT_EQUAL(b->id, 2);
+    CU_ASSERT_EQUAL(unk->id, 2);
+    CU_ASSERT_EQUAL(ph_object_count(p), 2);
+    CU_ASSERT_PTR_EQUAL(ph_object_at(p, 1), unk);
+    CU_ASSERT_PTR_EQUAL(ph_file_at(p, 1), b);
+    CU_ASSERT_PTR_NULL(ph_file_at(p, 2));
+    CU_ASSERT_PTR_NOT_EQUAL(fa, fb);
+    CU_ASSERT_PTR_NOT_EQUAL(fa, fn);
+    CU_ASSERT_PTR_EQUAL(ph_func_get(p, s, b, o), fb);
+    CU_ASSERT_PTR_EQUAL(ph_func_find(p, s, a, o), fa);
+    CU_ASSERT_PTR_NULL(ph_func_find(p, s, a, NULL));
+    CU_ASSERT_EQUAL(fn->id, 3);
+    CU_ASSERT_EQUAL(ph_func_count(p), 3);
+    CU_ASSERT_PTR_EQUAL(ph_func_at(p, 0), fa);
+    CU_ASSERT_PTR_NULL(ph_func_at(p, 3));
+    j.from = fa;
+    j.to = fb;
+    j.executed = 10;
+    j.followed = 4;
+    j.conditional = 1;
+    jj = ph_jump_add(p, &j);
+    CU_ASSERT_PTR_NOT_EQUAL(jj, &j);
+    CU_ASSERT_EQUAL(ph_jump_count(p), 1);
+    CU_ASSERT_PTR_EQUAL(ph_jump_at(p, 0), jj);
+    CU_ASSERT_EQUAL(jj->followed, 4);
+    CU_ASSERT_PTR_NOT_NULL(jj->part);
+    ph_profile_free(p);
+}
+
 void ph_test_register_tree(void)
 {
     CU_pSuite s = CU_add_suite("tree", NULL, NULL);
     CU_add_test(s, "find and create children", test_children);
     CU_add_test(s, "deep recursion", test_deep);
     CU_add_test(s, "samples and labels", test_samples);
+    CU_add_test(s, "symbols and jumps", test_symbols);
 }
