@@ -5,7 +5,8 @@
 # whole, as analysis/gprof_prop.c computes them (tests/e2e/gprof_table),
 # equal what `gprof -b -p` and `gprof -b -q` print (parsed by
 # tests/e2e/gprof2tsv).  Then the same for two runs summed (gprof -s), and
-# a conversion to callgrind read by callgrind_annotate must show the same
+# the BSD layouts (tests/e2e/gmon2bsd rewrites each sample), and a
+# conversion to callgrind read by callgrind_annotate must show the same
 # self ticks per function as profhub holds.  Exit 77 when gprof is missing.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -28,30 +29,30 @@ failed=0 n=0
 # compare NAME PROG GMON...: gprof on the files (summed with -s first when
 # several) against gprof_table on the same files.
 compare() {
-    name=$1 prog=$2
+    cname=$1 prog=$2
     shift 2
     if [ $# -gt 1 ]; then
         # gprof 2.40 -s stops on some C++ programs ("somebody miscounted"):
         # then there is nothing to compare with
         if ! (cd "$tmp" && rm -f gmon.sum && gprof -s "$prog" "$@") >"$tmp/sumerr" 2>&1; then
-            echo "skip $name: gprof -s failed: $(head -1 "$tmp/sumerr")"; return
+            echo "skip $cname: gprof -s failed: $(head -1 "$tmp/sumerr")"; return
         fi
-        g=$tmp/gmon.sum
+        cg=$tmp/gmon.sum
     else
-        g=$1
+        cg=$1
     fi
-    gprof -b -p "$prog" "$g" >"$tmp/flat" 2>/dev/null &&
-        gprof -b -q "$prog" "$g" >"$tmp/graph" 2>/dev/null &&
+    gprof -b -p "$prog" "$cg" >"$tmp/flat" 2>/dev/null &&
+        gprof -b -q "$prog" "$cg" >"$tmp/graph" 2>/dev/null &&
         python3 "$G2T" "$tmp/flat" "$tmp/graph" | sort >"$tmp/want" ||
-        { echo "FAIL $name: gprof"; failed=$((failed + 1)); return; }
+        { echo "FAIL $cname: gprof"; failed=$((failed + 1)); return; }
     "$TABLE" "$prog" "$@" | sort >"$tmp/got" ||
-        { echo "FAIL $name: gprof_table"; failed=$((failed + 1)); return; }
+        { echo "FAIL $cname: gprof_table"; failed=$((failed + 1)); return; }
     if [ ! -s "$tmp/want" ]; then
-        echo "FAIL $name: could not parse gprof's output"; failed=$((failed + 1))
+        echo "FAIL $cname: could not parse gprof's output"; failed=$((failed + 1))
     elif cmp -s "$tmp/want" "$tmp/got"; then
-        echo "ok   $name: $(grep -c '^fn' "$tmp/got") functions, $(grep -c '^cycle' "$tmp/got") cycles equal gprof"
+        echo "ok   $cname: $(grep -c '^fn' "$tmp/got") functions, $(grep -c '^cycle' "$tmp/got") cycles equal gprof"
     else
-        echo "FAIL $name: differs from gprof (< gprof, > profhub)"
+        echo "FAIL $cname: differs from gprof (< gprof, > profhub)"
         diff "$tmp/want" "$tmp/got"
         failed=$((failed + 1))
     fi
@@ -65,6 +66,11 @@ for g in "$@"; do
     compare "$name" "$d/prog" "$g"
     # gprof -s: the same run twice, summed
     compare "$name (x2, gprof -s)" "$d/prog" "$g" "$g"
+    # the same data in the 4.4BSD and old BSD layouts (gprof reads both)
+    if python3 "$top_srcdir/tests/e2e/gmon2bsd" "$g" "$tmp/$name.bsd44" "$tmp/$name.oldbsd" 2>/dev/null; then
+        compare "$name (4.4BSD layout)" "$d/prog" "$tmp/$name.bsd44"
+        compare "$name (old BSD layout)" "$d/prog" "$tmp/$name.oldbsd"
+    fi
 done
 
 # Conversion to callgrind: callgrind_annotate's self cost per function must
