@@ -82,36 +82,11 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* The writer for -t or OUT's extension, or NULL (usage message printed). */
-static const ph_format *choose_writer(const opts *o)
-{
-    const ph_format *f;
-
-    if (o->to) {
-        if (ph_cli_check_format("convert", o->to, 0) < 0)
-            return NULL;
-        return ph_exporter_find(o->to);
-    }
-    if (strcmp(o->out, "-") == 0) {
-        ph_cli_usage_error("convert", "writing to standard output needs "
-                           "-t FORMAT");
-        return NULL;
-    }
-    f = ph_exporter_for_path(o->out);
-    if (!f)
-        ph_cli_usage_error("convert", "cannot tell the output format from "
-                           "\"%s\"; give -t FORMAT", o->out);
-    return f;
-}
-
 int ph_cmd_convert(int argc, char **argv)
 {
     opts o;
     const ph_format *writer;
     ph_profile *p;
-    ph_output *out;
-    char err[1024];
-    size_t i;
     int rc;
 
     memset(&o, 0, sizeof o);
@@ -120,7 +95,7 @@ int ph_cmd_convert(int argc, char **argv)
         return PH_EXIT_OK;   /* --help */
     if (rc > 0)
         return rc;
-    writer = choose_writer(&o);
+    writer = ph_cli_writer("convert", o.out, o.to);
     if (!writer)
         return PH_EXIT_USAGE;
     if (o.from && ph_cli_check_format("convert", o.from, 1) < 0)
@@ -129,33 +104,7 @@ int ph_cmd_convert(int argc, char **argv)
     p = ph_cli_load(o.in, o.from, o.exe);
     if (!p)
         return PH_EXIT_BAD;
-    out = ph_output_open(o.out, err, sizeof err);
-    if (!out) {
-        ph_cli_error("%s: %s", o.out, err);
-        ph_profile_free(p);
-        return PH_EXIT_BAD;
-    }
-    for (i = 0; i < o.nkv; i++) {
-        char *eq = strchr(o.kv[i], '=');
-        *eq = '\0';
-        ph_output_set_option(out, o.kv[i], eq + 1);
-        *eq = '=';
-    }
-    err[0] = '\0';
-    if (writer->write(p, out, err, sizeof err) < 0) {
-        ph_output_abort(out);
-        ph_cli_error("%s: %s", o.out, err[0] ? err : "cannot be written");
-        ph_profile_free(p);
-        return PH_EXIT_BAD;
-    }
-    ph_cli_print_drops(writer->name, out);
-    if (strcmp(o.out, "-") == 0)
-        fflush(stdout);   /* anything printed before goes first */
-    if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", o.out, err);
-        ph_profile_free(p);
-        return PH_EXIT_BAD;
-    }
+    rc = ph_cli_save(p, writer, o.out, o.kv, o.nkv);
     ph_profile_free(p);
-    return PH_EXIT_OK;
+    return rc;
 }
