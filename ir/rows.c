@@ -1,7 +1,7 @@
-/* rows.c -- flat cost rows, stored without a struct per row: one growable
- * byte block per (function, part), each row delta-encoded against the
- * previous row of its block, with zero costs left out.  Decoded on demand
- * by ph_row_iter.
+/* rows.c -- flat cost rows, stored without a struct per row: one byte
+ * block per (function, part), each row delta-encoded against the previous
+ * row of its block, with zero costs left out.  Decoded on demand by
+ * ph_row_iter and summed by ph_rows_sum.
  */
 #include "config.h"
 
@@ -21,14 +21,30 @@
  *             group; a row of zeros is one 0 byte.  Any width fits.
  *
  * A block starts with previous addr = 0, line = 0, file = the function's
- * file.  A row of 3 small costs at the next line takes 6 or 7 bytes. */
-struct ph_rowblock {
-    unsigned char *data;
+ * file.  A row of 3 small costs at the next line takes 6 or 7 bytes.
+ *
+ * A block's bytes live in a chain of chunks (64 bytes first, doubling up
+ * to 64 KiB) that never move: nothing is copied as a block grows and at
+ * most one chunk per block is partly empty.  A row never straddles two
+ * chunks; the decoding state carries over from one chunk to the next. */
+#define CHUNK_FIRST 64u
+#define CHUNK_MAX (64u * 1024u)
+
+typedef struct rowchunk rowchunk;
+struct rowchunk {
+    rowchunk *next;
+    const ph_rowblock *owner;
     size_t len, cap;
+    unsigned char data[];
+};
+
+struct ph_rowblock {
+    rowchunk *first, *last;
     uint64_t last_addr;
     uint32_t last_line;
     uint32_t part;          /* part index */
     ph_file *last_file;
+    size_t next_cap;        /* data bytes of the next chunk */
 };
 
 void ph_rows_free(ph_profile *p)
@@ -37,10 +53,15 @@ void ph_rows_free(ph_profile *p)
     for (i = 0; i < p->funcs.n && p->fx; i++) {
         ph_funcx *x = &p->fx[i];
         for (j = 0; j < x->nblocks; j++) {
-            if (x->blocks[j]) {
-                free(x->blocks[j]->data);
-                free(x->blocks[j]);
+            ph_rowblock *b = x->blocks[j];
+            rowchunk *c, *next;
+            if (!b)
+                continue;
+            for (c = b->first; c; c = next) {
+                next = c->next;
+                free(c);
             }
+            free(b);
         }
         free(x->blocks);
         x->blocks = NULL;
@@ -77,8 +98,14 @@ static inline const unsigned char *get_varint(const unsigned char *s,
                                               const unsigned char *end,
                                               uint64_t *v)
 {
-    uint64_t r = 0;
-    unsigned shift = 0;
+    uint64_t r;
+    unsigned shift = 7;
+    if (s < end && *s < 0x80) {   /* the common one-byte case */
+        *v = *s;
+        return s + 1;
+    }
+    r = 0;
+    shift = 0;
     while (s < end) {
         unsigned char c = *s++;
         if (shift < 64)
@@ -90,6 +117,9 @@ static inline const unsigned char *get_varint(const unsigned char *s,
     *v = r;
     return s;
 }
+
+/* ------------------------------------------------------------------ */
+/* Adding                                                              */
 
 static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
 {
@@ -107,15 +137,39 @@ static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
         b = ph_xcalloc(1, sizeof *b);
         b->part = part->index;
         b->last_file = f->file;
+        b->next_cap = CHUNK_FIRST - sizeof(rowchunk);
         x->blocks[part->index] = b;
     }
     return b;
+}
+
+/* Start a new chunk with room for at least need bytes. */
+static rowchunk *add_chunk(ph_rowblock *b, size_t need)
+{
+    size_t cap = b->next_cap;
+    rowchunk *c;
+    if (cap < need)
+        cap = need;
+    if (b->next_cap < CHUNK_MAX - sizeof *c)
+        b->next_cap = (b->next_cap + sizeof *c) * 2 - sizeof *c;
+    c = ph_xmalloc(sizeof *c + cap);
+    c->next = NULL;
+    c->owner = b;
+    c->len = 0;
+    c->cap = cap;
+    if (b->last)
+        b->last->next = c;
+    else
+        b->first = c;
+    b->last = c;
+    return c;
 }
 
 void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
                 uint32_t line, ph_file *file, const int64_t *cost, size_t n)
 {
     ph_rowblock *b;
+    rowchunk *c;
     unsigned char *d;
     size_t need, i, hi;
     int changed;
@@ -126,18 +180,11 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     if (!file)
         file = f->file;
     b = get_block(p, f, part);
-    need = 32 + n / 7 + 11 * n;
-    if (b->cap - b->len < need) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap - b->len < need) {
-            if (cap > SIZE_MAX / 2)
-                ph_oom();
-            cap *= 2;
-        }
-        b->data = ph_xrealloc(b->data, cap);
-        b->cap = cap;
-    }
-    d = b->data + b->len;
+    need = 32 + n / 7 + 11 * n;   /* worst case of one row */
+    c = b->last;
+    if (!c || c->cap - c->len < need)
+        c = add_chunk(b, need);
+    d = c->data + c->len;
     changed = file != b->last_file;
     d = put_varint(d, zigzag((int64_t)line - (int64_t)b->last_line) << 1 |
                           (uint64_t)changed);
@@ -148,7 +195,6 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     }
     b->last_addr = addr;
     b->last_line = line;
-    /* mask: groups of 7 columns up to the last nonzero one */
     hi = n;
     while (hi > 0 && cost[hi - 1] == 0)
         hi--;
@@ -156,19 +202,19 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
         *d++ = 0;
     } else {
         for (i = 0; i < hi; i += 7) {
-            unsigned m = 0, k;
-            for (k = 0; k < 7 && i + k < hi; k++)
+            unsigned m = 0, k, lim = (unsigned)(hi - i < 7 ? hi - i : 7);
+            for (k = 0; k < lim; k++)
                 if (cost[i + k])
                     m |= 1u << k;
             if (i + 7 < hi)
                 m |= 0x80;
             *d++ = (unsigned char)m;
-            for (k = 0; k < 7 && i + k < hi; k++)
+            for (k = 0; k < lim; k++)
                 if (cost[i + k])
                     d = put_varint(d, zigzag(cost[i + k]));
         }
     }
-    b->len = (size_t)(d - b->data);
+    c->len = (size_t)(d - c->data);
     p->nrows++;
     ph_profile_invalidate(p);
 }
@@ -178,15 +224,40 @@ int ph_func_has_rows(const ph_profile *p, const ph_func *f)
     const ph_funcx *x = &p->fx[f->id - 1];
     uint32_t i;
     for (i = 0; i < x->nblocks; i++)
-        if (x->blocks[i] && x->blocks[i]->len)
+        if (x->blocks[i] && x->blocks[i]->first)
             return 1;
     return 0;
 }
 
 /* ------------------------------------------------------------------ */
-/* Iteration                                                           */
+/* Decoding                                                            */
 
-/* First block of f at part index >= from (any part) or exactly part. */
+/* Decode the costs of one row at s into v (zeroed by the caller; columns
+ * at or beyond nreal are skipped); ADD sums into v instead.  Returns the
+ * position after the row. */
+static inline const unsigned char *
+decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
+             size_t nreal, int add)
+{
+    size_t col;
+    uint64_t x;
+    for (col = 0; s < end; col += 7) {
+        unsigned m = *s++, k;
+        for (k = 0; k < 7; k++) {
+            if (m & (1u << k)) {
+                s = get_varint(s, end, &x);
+                if (col + k < nreal)
+                    v[col + k] = add ? ph_add_wrap(v[col + k], unzigzag(x))
+                                     : unzigzag(x);
+            }
+        }
+        if (!(m & 0x80))
+            break;
+    }
+    return s;
+}
+
+/* First block of f at part index >= from (part NULL) or exactly part. */
 static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
                                      const ph_part *part, uint32_t from)
 {
@@ -201,18 +272,19 @@ static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
         return x->blocks[part->index];
     }
     for (i = from; i < x->nblocks; i++)
-        if (x->blocks[i] && x->blocks[i]->len)
+        if (x->blocks[i] && x->blocks[i]->first)
             return x->blocks[i];
     return NULL;
 }
 
+/* Position the iterator at the start of block b (NULL: the end). */
 static void start_block(ph_row_iter *it, const ph_rowblock *b)
 {
-    it->block = b;
+    it->block = b ? b->first : NULL;
     it->pos = 0;
     it->addr = 0;
     it->line = 0;
-    it->file = it->f->file;
+    it->file = it->f ? it->f->file : NULL;
 }
 
 void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
@@ -240,49 +312,43 @@ void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
 
 int ph_row_next(ph_row_iter *it, ph_row *out)
 {
-    const ph_rowblock *b = it->block;
+    const rowchunk *c = it->block;
     const unsigned char *s, *end;
-    size_t nreal = it->p->reals.n, col;
+    size_t nreal = it->p->reals.n;
     int64_t *v = it->wide ? it->wide : it->buf;
     uint64_t x;
-    while (b && it->pos >= b->len) {
-        if (it->part)
-            b = NULL;
-        else
-            b = find_block(it->p, it->f, NULL, b->part + 1);
-        start_block(it, b);
+    while (c && it->pos >= c->len) {
+        if (c->next) {              /* same block: the state carries on */
+            c = c->next;
+            it->block = c;
+            it->pos = 0;
+        } else {
+            start_block(it, it->part ? NULL
+                                     : find_block(it->p, it->f, NULL,
+                                                  c->owner->part + 1));
+            c = it->block;
+        }
     }
-    if (!b)
+    if (!c)
         return 0;
-    s = b->data + it->pos;
-    end = b->data + b->len;
+    s = c->data + it->pos;
+    end = c->data + c->len;
     s = get_varint(s, end, &x);
     it->line = (uint32_t)((int64_t)it->line + unzigzag(x >> 1));
+    {
+        uint64_t a;
+        s = get_varint(s, end, &a);
+        it->addr += (uint64_t)unzigzag(a);
+    }
     if (x & 1) {
         uint64_t id;
-        s = get_varint(s, end, &x);
-        it->addr += (uint64_t)unzigzag(x);
         s = get_varint(s, end, &id);
         it->file = (id && id <= it->p->files.n) ? it->p->files.v[id - 1]
                                                 : NULL;
-    } else {
-        s = get_varint(s, end, &x);
-        it->addr += (uint64_t)unzigzag(x);
     }
     memset(v, 0, nreal * sizeof *v);
-    for (col = 0; s < end; col += 7) {
-        unsigned m = *s++, k;
-        for (k = 0; k < 7; k++) {
-            if (m & (1u << k)) {
-                s = get_varint(s, end, &x);
-                if (col + k < nreal)
-                    v[col + k] = unzigzag(x);
-            }
-        }
-        if (!(m & 0x80))
-            break;
-    }
-    it->pos = (size_t)(s - b->data);
+    s = decode_costs(s, end, v, nreal, 0);
+    it->pos = (size_t)(s - c->data);
     out->addr = it->addr;
     out->line = it->line;
     out->file = it->file;
@@ -290,9 +356,6 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
     return 1;
 }
 
-/* Add every row of f in part index `part` (PH_ALL_PARTS: all) to acc
- * (nreal values): the aggregation's hot loop, without the iterator's
- * per-row clearing. */
 void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
                  int64_t *acc)
 {
@@ -301,32 +364,20 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
     uint32_t i;
     for (i = 0; i < x->nblocks; i++) {
         const ph_rowblock *b = x->blocks[i];
-        const unsigned char *s, *end;
+        const rowchunk *c;
         if (!b || (part != PH_ALL_PARTS && (uint32_t)part != i))
             continue;
-        s = b->data;
-        end = s + b->len;
-        while (s < end) {
-            uint64_t v;
-            size_t col;
-            s = get_varint(s, end, &v);
-            if (v & 1) {
+        for (c = b->first; c; c = c->next) {
+            const unsigned char *s = c->data, *end = s + c->len;
+            while (s < end) {
+                uint64_t v;
+                int changed;
                 s = get_varint(s, end, &v);
+                changed = (int)(v & 1);
                 s = get_varint(s, end, &v);
-            } else {
-                s = get_varint(s, end, &v);
-            }
-            for (col = 0; s < end; col += 7) {
-                unsigned m = *s++, k;
-                for (k = 0; k < 7; k++) {
-                    if (m & (1u << k)) {
-                        s = get_varint(s, end, &v);
-                        if (col + k < nreal)
-                            acc[col + k] = ph_add_wrap(acc[col + k], unzigzag(v));
-                    }
-                }
-                if (!(m & 0x80))
-                    break;
+                if (changed)
+                    s = get_varint(s, end, &v);
+                s = decode_costs(s, end, acc, nreal, 1);
             }
         }
     }
