@@ -44,6 +44,15 @@ static void print_help(FILE *f)
             "Exit status: 0 ok, 1 bad input or failed output, 2 usage error.\n");
 }
 
+/* Interrupted: remove any temporary output file, then die of the signal
+ * as if it had not been caught. */
+static void on_signal(int sig)
+{
+    ph_output_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static const char *base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -68,6 +77,9 @@ int main(int argc, char **argv)
     /* A file size limit must fail the write (and remove the temporary
      * file), not kill the process half-way. */
     signal(SIGXFSZ, SIG_IGN);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
 
     if (argc > 0 && strcmp(base_name(argv[0]), "cgview") == 0) {
         ph_cli_prog = "cgview";

@@ -153,6 +153,10 @@ PH_API int ph_output_commit(ph_output *out, char *err, size_t errsize);
 /* Drop everything written: the temporary file is removed.  Commit and abort
  * both free out (read the drop warnings below before either). */
 PH_API void ph_output_abort(ph_output *out);
+/* Remove the temporary files of every output still open.  Async-signal-
+ * safe: the front end calls it from its SIGINT/SIGTERM handler so that an
+ * interrupted write leaves nothing behind. */
+PH_API void ph_output_cleanup(void);
 /* Writer options from the command line (-O key=value; dot's thresholds):
  * set by the front end, read by writers; NULL when not set. */
 PH_API void ph_output_set_option(ph_output *out, const char *key,

@@ -49,6 +49,43 @@ struct ph_output {
     size_t ndrops;
 };
 
+/* Temporary files of the outputs now open, for ph_output_cleanup (called
+ * from a signal handler: fixed slots, no locks, no allocation). */
+#define MAX_LIVE 16
+static char *volatile live[MAX_LIVE];
+
+static void track_temp(char *tmp)
+{
+    size_t i;
+
+    for (i = 0; i < MAX_LIVE; i++) {
+        if (!live[i]) {
+            live[i] = tmp;
+            return;
+        }
+    }
+}
+
+static void untrack_temp(const char *tmp)
+{
+    size_t i;
+
+    for (i = 0; tmp && i < MAX_LIVE; i++)
+        if (live[i] == tmp)
+            live[i] = NULL;
+}
+
+void ph_output_cleanup(void)
+{
+    size_t i;
+
+    for (i = 0; i < MAX_LIVE; i++) {
+        char *t = live[i];
+        if (t)
+            unlink(t);
+    }
+}
+
 static char *dup_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -104,6 +141,7 @@ static int make_temp(ph_output *out, char *err, size_t errsize)
         return -1;
     }
     out->tmp = tmp;
+    track_temp(tmp);
     return 0;
 }
 
@@ -362,6 +400,7 @@ int ph_output_commit(ph_output *out, char *err, size_t errsize)
             fail(out, "cannot rename the temporary file into place", errno);
         if (out->tmp && out->err_no)
             unlink(out->tmp);
+        untrack_temp(out->tmp);
     }
     if (out->err_no) {
         snprintf(err, errsize, "%s: %s", out->err_what,
@@ -381,6 +420,7 @@ void ph_output_abort(ph_output *out)
         close(out->fd);
     if (out->tmp)
         unlink(out->tmp);
+    untrack_temp(out->tmp);
     free_output(out);
 }
 

@@ -283,6 +283,31 @@ static void test_options_and_drops(void)
     CU_ASSERT_EQUAL(count_entries(), 0);
 }
 
+static void test_cleanup(void)
+{
+    char a[128], b[128], err[256];
+    ph_output *x, *y;
+
+    snprintf(a, sizeof a, "%s/x.out", dir);
+    snprintf(b, sizeof b, "%s/y.out", dir);
+    x = ph_output_open(a, err, sizeof err);
+    y = ph_output_open(b, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+    CU_ASSERT_EQUAL(count_entries(), 2);
+    ph_output_cleanup();   /* what the front end's SIGINT handler does */
+    CU_ASSERT_EQUAL(count_entries(), 0);
+    ph_output_abort(x);
+    ph_output_abort(y);
+    /* Committed outputs are no longer tracked. */
+    x = ph_output_open(a, err, sizeof err);
+    ph_output_puts(x, "kept\n");
+    CU_ASSERT_EQUAL(ph_output_commit(x, err, sizeof err), 0);
+    ph_output_cleanup();
+    CU_ASSERT_EQUAL(access(a, F_OK), 0);
+    unlink(a);
+}
+
 void ph_test_register_output(void)
 {
     CU_pSuite s = CU_add_suite("output", make_dir, remove_dir);
@@ -294,4 +319,5 @@ void ph_test_register_output(void)
     CU_add_test(s, "open failures", test_open_failures);
     CU_add_test(s, "write error", test_write_error);
     CU_add_test(s, "options and drops", test_options_and_drops);
+    CU_add_test(s, "cleanup on a signal", test_cleanup);
 }
