@@ -34,6 +34,9 @@ int ph_cg_bad_number(ph_cgread *r, const char *q, const char *e, int code,
     if (code == PH_CGN_RANGE)
         return ph_cg_fail(r, q, "number \"%.*s\" is out of range (more than 64 "
                     "bits)", n, q);
+    if (code == PH_CGN_SRANGE)
+        return ph_cg_fail(r, q, "cost \"%.*s\" is out of range (more than "
+                          "63 bits and a sign)", n, q);
     if (code == PH_CGN_NEGATIVE)
         return ph_cg_fail(r, q, "relative position \"%.*s\" goes below 0", n, q);
     if (q >= e)
@@ -52,9 +55,15 @@ static int get_name(ph_cgread *r, ph_cgids *t, const char *v, const char *e,
     uint64_t id;
     const char *nm;
     size_t len, errcol;
-    int compressed;
+    int compressed, rc;
 
-    if (ph_cg_name(v, e, &compressed, &id, &nm, &len, &errcol) < 0)
+    rc = ph_cg_name(v, e, &compressed, &id, &nm, &len, &errcol);
+
+    if (rc == -2)
+        return ph_cg_fail(r, v + errcol, "compressed %s id %.*s is too large "
+                          "(ids are 32-bit)", t->kind,
+                          (int)strspn(v + errcol, "0123456789"), v + errcol);
+    if (rc < 0)
         return ph_cg_fail(r, v + errcol, "malformed compressed name \"%.*s\" "
                     "(expected \"(number) name\")",
                     ph_cg_toklen(v + errcol, e), v + errcol);
@@ -425,7 +434,6 @@ static int do_line(ph_cgread *r)
         return do_cost(r, q, e);
     }
     if (r->pend != PEND_NONE) {
-        ph_input_note_at(r->in, r->pend_line, 1, "the call or jump is here");
         return ph_cg_fail(r, q, "expected the position line of the \"%s\" on "
                     "line %llu, got \"%.*s\"",
                     r->pend == PEND_CALL ? "calls=" : "jump",

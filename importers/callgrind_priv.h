@@ -30,6 +30,7 @@ enum {
     PH_CGN_NOTNUM,       /* not a number (or trailing garbage) */
     PH_CGN_RANGE,        /* does not fit in 64 bits */
     PH_CGN_NEGATIVE,     /* a relative position below 0 */
+    PH_CGN_SRANGE,       /* a cost beyond the signed 64-bit range */
 };
 
 static inline int ph_cg_isspace(char c)
@@ -102,7 +103,7 @@ static inline int ph_cg_i64(const char **pq, const char *e, int64_t *v)
     if (r != PH_CGN_OK)
         return r;
     if (neg ? u > (uint64_t)INT64_MAX + 1 : u > (uint64_t)INT64_MAX)
-        return PH_CGN_RANGE;
+        return PH_CGN_SRANGE;
     *v = neg ? (int64_t)(0 - u) : (int64_t)u;
     *pq = q;
     return PH_CGN_OK;
@@ -170,7 +171,8 @@ static inline int ph_cg_subpos(const char **pq, const char *e,
  * and *id (ids start at 0) and the name view (len 0 when only the id is
  * given).
  * Returns 0, or -1 when "(" + digit is not closed by ")" or the id is not a
- * number; *errcol then gets the 0-based offset of the problem. */
+ * number, -2 when the id is beyond 32 bits; *errcol then gets the 0-based
+ * offset of the problem. */
 int ph_cg_name(const char *s, const char *e, int *compressed, uint64_t *id,
                const char **name, size_t *len, size_t *errcol);
 

@@ -67,10 +67,13 @@ int ph_cg_name(const char *s, const char *e, int *compressed, uint64_t *id,
             *errcol = (size_t)(q - s);
             return -1;
         }
-        if (ph_cg_u64(&num, close, id) != PH_CGN_OK || num != close ||
-            *id > UINT32_MAX) {
+        if (ph_cg_u64(&num, close, id) != PH_CGN_OK || num != close) {
             *errcol = (size_t)(q + 1 - s);
-            return -1;
+            return ph_cg_u64(&num, close, id) == PH_CGN_RANGE ? -2 : -1;
+        }
+        if (*id > UINT32_MAX) {
+            *errcol = (size_t)(q + 1 - s);
+            return -2;
         }
         q = ph_cg_skipws(close + 1, e);
         *compressed = 1;
