@@ -1,7 +1,8 @@
 /* drcctprof_out.c -- write a profile as a DrCCTProf / EasyView profile
  * (drcctprof.profile, raw protobuf, no gzip; shared/formats/drcctprof.md).
- * Follows what EasyView relies on: context ids from 1 with every parent
- * smaller than its children, parent_id and children_id both filled, one
+ * Follows what EasyView relies on: context ids (those read when they
+ * qualify, else from 1) with every parent smaller than its children,
+ * parent_id and children_id both filled, one
  * Line per Location, values in uint_value (value_type 1) when no value is
  * negative.  Flat data goes through pprof_stacks.c's approximation.
  */
@@ -28,6 +29,7 @@ typedef struct writer {
     int64_t *by_str;         /* ph_str -> index + 1 */
     uint64_t *func_id;       /* ph_func id -> our id */
     uint64_t *file_id;       /* ph_file id -> our id */
+    uint64_t *ctx_id;        /* stack node -> context id */
     PbProfile pb;
 } writer;
 
@@ -139,7 +141,14 @@ static void free_writer(writer *w)
     free(w->by_str);
     free(w->func_id);
     free(w->file_id);
+    free(w->ctx_id);
     ph_stacks_free(&w->st);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 typedef struct outbuf {
@@ -188,6 +197,34 @@ static void write_metric_types(writer *w, ph_output *out)
                        "(the format has no formulas)");
 }
 
+/* Context ids: the ids the profile was read with when every node has one,
+ * they are unique and each parent's is smaller than its children's (so
+ * metrics holding context ids keep their meaning); else 1, 2, ... in
+ * parent-first order.  Returns a malloc'ed array indexed by node. */
+static uint64_t *context_ids(const ph_stacks *st)
+{
+    size_t nn = st->nnodes;
+    uint64_t *id = ph_xcalloc(nn + 1, sizeof *id);
+    int keep = nn > 0;
+    for (size_t i = 0; i < nn && keep; i++) {
+        const ph_stk_node *n = &st->nodes[i];
+        keep = n->ext_id != 0 &&
+               (!n->parent || st->nodes[n->parent - 1].ext_id < n->ext_id);
+    }
+    if (keep) {
+        uint64_t *sorted = ph_xmalloc(nn * sizeof *sorted);
+        for (size_t i = 0; i < nn; i++)
+            sorted[i] = st->nodes[i].ext_id;
+        qsort(sorted, nn, sizeof *sorted, cmp_u64);
+        for (size_t i = 1; i < nn && keep; i++)
+            keep = sorted[i] != sorted[i - 1];
+        free(sorted);
+    }
+    for (size_t i = 0; i < nn; i++)
+        id[i] = keep ? st->nodes[i].ext_id : i + 1;
+    return id;
+}
+
 static void write_contexts(writer *w, ph_output *out)
 {
     PbProfile *pb = &w->pb;
@@ -205,6 +242,7 @@ static void write_contexts(writer *w, ph_output *out)
     Drcctprof__Profile__Context *ctx = ph_xcalloc(nn + 1, sizeof *ctx);
     size_t *nkids = ph_xcalloc(nn + 1, sizeof *nkids);
     uint64_t *kids = ph_xcalloc(nn + 1, sizeof *kids);
+    w->ctx_id = context_ids(&w->st);
     for (size_t i = 0; i < nn; i++)
         if (w->st.nodes[i].parent)
             nkids[w->st.nodes[i].parent - 1]++;
@@ -213,8 +251,8 @@ static void write_contexts(writer *w, ph_output *out)
         const ph_stk_node *n = &w->st.nodes[i];
         Drcctprof__Profile__Context *c = &ctx[i];
         drcctprof__profile__context__init(c);
-        c->id = i + 1;
-        c->parent_id = n->parent;
+        c->id = w->ctx_id[i];
+        c->parent_id = n->parent ? w->ctx_id[n->parent - 1] : 0;
         c->location_id = location_id(w, &h, n->func, n->line);
         c->children_id = kids + at;
         at += nkids[i];
@@ -226,7 +264,7 @@ static void write_contexts(writer *w, ph_output *out)
         uint32_t par = w->st.nodes[i].parent;
         if (par) {
             Drcctprof__Profile__Context *c = &ctx[par - 1];
-            c->children_id[c->n_children_id++] = i + 1;
+            c->children_id[c->n_children_id++] = w->ctx_id[i];
         }
     }
     (void)nlocs;
@@ -258,7 +296,7 @@ static void write_samples(writer *w, ph_output *out)
         const ph_stk_sample *s = &w->st.samples[i];
         Drcctprof__Profile__Sample *o = &smp[i];
         drcctprof__profile__sample__init(o);
-        o->context_id = s->node + 1;
+        o->context_id = w->ctx_id[s->node];
         o->n_metric = nm;
         o->metric = ptr + i * nm;
         for (size_t k = 0; k < nm; k++) {

@@ -116,7 +116,9 @@ static uint64_t function_id(writer *w, ph_func *f)
     perftools__profiles__function__init(pf);
     pf->id = ++w->nfuncs;
     pf->name = str_of(w, f->name);
-    pf->system_name = str_of(w, f->mangled ? f->mangled : f->name);
+    /* system_name only when a mangled name is known: pprof rewrites a
+     * name equal to its system name ("f(int) const" -> "f const"). */
+    pf->system_name = str_of(w, f->mangled);
     pf->filename = f->file ? str_of(w, f->file->name) : 0;
     pf->start_line = f->line;
     w->funcs = ph_xrealloc(w->funcs, w->nfuncs * sizeof *w->funcs);

@@ -32,6 +32,7 @@ static void mirror_tree(ph_profile *p, ph_stacks *s)
         o->obj = n->object;
         o->addr = n->addr;
         o->line = n->line;
+        o->ext_id = n->ext_id;
         if (!o->func)
             o->func = ph_func_get(p, ph_str_intern0(p, "<root>"), NULL, NULL);
     }

@@ -14,6 +14,7 @@ typedef struct ph_stk_node {
     ph_object *obj;
     uint64_t addr;
     uint32_t line;
+    uint64_t ext_id;        /* id in the source file (drcctprof), or 0 */
 } ph_stk_node;
 
 typedef struct ph_stk_sample {

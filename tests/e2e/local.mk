@@ -38,3 +38,11 @@ E2E_TESTS += tests/e2e/diff_peers.sh tests/e2e/merge_copies.sh
 # callgrind bad inputs: exact one-line messages, format found by sniffing.
 E2E_TESTS += tests/e2e/bad_callgrind.sh
 EXTRA_DIST += tests/bad/callgrind
+# pprof, drcctprof, folded (issue 7): against go tool pprof, the EasyView
+# profiles (with an independent protobuf walker) and round trips.
+E2E_TESTS += tests/e2e/pprof_top.sh tests/e2e/pprof_export.sh \
+	tests/e2e/easyview.sh tests/e2e/proto_convert.sh
+EXTRA_DIST += tests/e2e/pbwalk.py tests/e2e/pprofcmp.py \
+	samples/easyview/README.md samples/easyview/fig4_memory_flow.ezview \
+	samples/easyview/fig6_lulesh_bottomup.ezview \
+	samples/easyview/fig7_lulesh_reuse_distance.ezview

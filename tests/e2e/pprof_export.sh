@@ -1,0 +1,125 @@
+#!/bin/sh
+# pprof_export.sh -- go tool pprof reads what we write: for every pprof
+# sample, pprof -> profhub -> pprof gives the same `go tool pprof -top`
+# table and the same `-traces` (every sample's value and stack) for every
+# sample type; the largest callgrind sample converted to pprof gives
+# go tool pprof the same total and the same flat cost per function as our
+# summary (stacks are approximated from flat data, so cum is not compared),
+# and converting that pprof back to callgrind keeps the totals.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+need_program go python3
+CMP="python3 $top_srcdir/tests/e2e/pprofcmp.py"
+
+unit_flag() {
+    case $1 in
+    nanoseconds) echo "-unit=ns" ;;
+    bytes) echo "-unit=B" ;;
+    *) echo "" ;;
+    esac
+}
+
+events_of() {
+    "$PROFHUB" info -f json "$1" | python3 -c '
+import json, sys
+for e in json.load(sys.stdin)["events"]:
+    if not e["derived"]:
+        print(e["name"], e["unit"] or "count")'
+}
+
+table() {   # FILE EVENT UNIT -> the -top table and its total line
+    go tool pprof -top -nodecount=1000 -nodefraction=0 -edgefraction=0 \
+        -sample_index="$2" $(unit_flag "$3") "$1" 2>/dev/null |
+        sed -n '/^Showing nodes/,$p'
+}
+
+set -- "$SAMPLES"/pprof/*.pb.gz
+[ -e "$1" ] || skip "no pprof samples in $SAMPLES/pprof"
+for f in "$@"; do
+    name=$(basename "$f")
+    expect_status 0 "$PROFHUB" convert "$f" -o "$tmp/ours.pb.gz" || continue
+    events_of "$f" >"$tmp/events"
+    while read -r ev unit; do
+        checks=$((checks + 1))
+        table "$f" "$ev" "$unit" >"$tmp/a.top"
+        table "$tmp/ours.pb.gz" "$ev" "$unit" >"$tmp/b.top"
+        if [ ! -s "$tmp/a.top" ] || ! cmp -s "$tmp/a.top" "$tmp/b.top"; then
+            fail "$name $ev: go tool pprof -top differs after our round trip"
+            diff -u "$tmp/a.top" "$tmp/b.top" | head -20
+        fi
+        checks=$((checks + 1))
+        go tool pprof -traces -sample_index="$ev" "$f" >"$tmp/a.tr" 2>/dev/null
+        go tool pprof -traces -sample_index="$ev" "$tmp/ours.pb.gz" >"$tmp/b.tr" 2>/dev/null
+        if $CMP traces "$tmp/a.tr" "$tmp/b.tr" >"$tmp/cmp"; then
+            echo "$name $ev: top table same, traces $(tail -1 "$tmp/cmp")"
+        else
+            fail "$name $ev: go tool pprof -traces differs after our round trip"
+            cat "$tmp/cmp"
+        fi
+    done <"$tmp/events"
+done
+
+# Flat data: the largest callgrind sample.
+cg=$(ls -S "$SAMPLES"/callgrind/*.out 2>/dev/null | head -1)
+if [ -n "$cg" ]; then
+    name=$(basename "$cg")
+    expect_status 0 "$PROFHUB" convert "$cg" -o "$tmp/cg.pb.gz"
+    if ! grep -q "approximated" "$tmp/err"; then
+        fail "$name: no warning that the stacks are approximated"
+        show_output
+    fi
+    events_of "$cg" >"$tmp/events"
+    while read -r ev unit; do
+        checks=$((checks + 1))
+        go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 \
+            -sample_index="$ev" "$tmp/cg.pb.gz" >"$tmp/top.txt" 2>/dev/null
+        "$PROFHUB" summary -n 0 -f csv -e "$ev" "$cg" >"$tmp/ours.csv"
+        # Compare flat only: blank the cum column on both sides.
+        python3 - "$tmp/top.txt" "$tmp/ours.csv" "$ev" >"$tmp/cmp" <<'PY'
+import csv, re, sys
+top, total, on = {}, None, False
+for line in open(sys.argv[1]):
+    m = re.search(r"of (-?\d+) total", line)
+    if m and total is None:
+        total = int(m.group(1))
+    if re.match(r"^\s+flat\s+flat%", line):
+        on = True
+        continue
+    if on and line.strip():
+        p = line.split(None, 5)
+        n = re.sub(r" \(inline\)$", "", p[5].rstrip("\n"))
+        top[n] = top.get(n, 0) + int(p[0])
+ours = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    n = r.get("function") or r["name"]
+    ours[n] = ours.get(n, 0) + int(r["self_" + sys.argv[3]])
+bad = [n for n in set(top) | set(ours) if top.get(n, 0) != ours.get(n, 0)]
+for n in sorted(bad)[:10]:
+    print(n, top.get(n, 0), ours.get(n, 0))
+s = sum(ours.values())
+print("%d functions, total pprof %s ours %s, %d flat differ" % (len(top), total, s, len(bad)))
+sys.exit(1 if bad or total != s else 0)
+PY
+        if [ $? -eq 0 ]; then
+            echo "$name -> pprof $ev: $(tail -1 "$tmp/cmp")"
+        else
+            fail "$name -> pprof $ev: go tool pprof disagrees"
+            cat "$tmp/cmp"
+        fi
+    done <"$tmp/events"
+    # ... and back to callgrind: the totals survive.
+    expect_status 0 "$PROFHUB" convert "$tmp/cg.pb.gz" -o "$tmp/back.callgrind"
+    "$PROFHUB" info -f json "$cg" | python3 -c '
+import json, sys
+print(sorted((e["name"], e["total"]) for e in json.load(sys.stdin)["events"] if not e["derived"]))' >"$tmp/t1"
+    "$PROFHUB" info -f json "$tmp/back.callgrind" | python3 -c '
+import json, sys
+print(sorted((e["name"], e["total"]) for e in json.load(sys.stdin)["events"] if not e["derived"]))' >"$tmp/t2"
+    checks=$((checks + 1))
+    if cmp -s "$tmp/t1" "$tmp/t2"; then
+        echo "$name -> pprof -> callgrind: totals kept $(cat "$tmp/t1")"
+    else
+        fail "$name -> pprof -> callgrind: totals changed"
+        cat "$tmp/t1" "$tmp/t2"
+    fi
+fi
+finish
