@@ -4,8 +4,8 @@
  * .dynsym so stripped shared objects still name their exports); files and
  * lines from the DWARF line table and inlined frames from
  * DW_TAG_inlined_subroutine entries with a low/high pc, both through
- * libdwarf.  Inlined subroutines described only by DW_AT_ranges are not
- * expanded (their code counts for the enclosing function).  C++ names are
+ * libdwarf (low/high pc, DWARF 5 range lists and DWARF 2-4 .debug_ranges).
+ * C++ names are
  * demangled with __cxa_demangle from libstdc++, loaded with dlopen on
  * first use (the mangled name is kept in ph_func.mangled).  Objects are
  * read from the paths recorded in the map; a file that changed since the
@@ -290,6 +290,7 @@ typedef struct cuinfo {
     char **files;
     Dwarf_Signed nfiles;
     int version;
+    uint64_t base;          /* the CU's low pc (DWARF 2-4 ranges) */
 } cuinfo;
 
 static uint64_t attr_udata(Dwarf_Die die, Dwarf_Half at, int *ok)
@@ -337,6 +338,89 @@ static char *origin_name(Dwarf_Debug dbg, Dwarf_Die die, int hops)
     return NULL;
 }
 
+static void push_inline(elfobj *eo, uint64_t lo, uint64_t hi,
+                        const inl *tmpl)
+{
+    if (hi <= lo)
+        return;
+    if (eo->ninls == eo->capinls) {
+        eo->capinls = eo->capinls ? eo->capinls * 2 : 64;
+        eo->inls = ph_xrealloc(eo->inls, eo->capinls * sizeof *eo->inls);
+    }
+    eo->inls[eo->ninls] = *tmpl;
+    eo->inls[eo->ninls].lo = lo;
+    eo->inls[eo->ninls].hi = hi;
+    eo->ninls++;
+}
+
+/* The address ranges of a DIE with DW_AT_ranges: DWARF 5 range lists
+ * (cooked addresses) or DWARF 2-4 .debug_ranges from the CU's base. */
+static void push_ranges(elfobj *eo, const cuinfo *cu, Dwarf_Die die,
+                        const inl *tmpl)
+{
+    Dwarf_Attribute a;
+    Dwarf_Error err = NULL;
+    Dwarf_Half form = 0;
+    Dwarf_Unsigned val = 0;
+    Dwarf_Off off = 0;
+
+    if (dwarf_attr(die, DW_AT_ranges, &a, &err) != DW_DLV_OK)
+        return;
+    dwarf_whatform(a, &form, &err);
+    /* rnglistx and data forms are numbers; sec_offset is a reference */
+    if (dwarf_formudata(a, &val, &err) != DW_DLV_OK) {
+        err = NULL;
+        if (dwarf_global_formref(a, &off, &err) == DW_DLV_OK)
+            val = off;
+    }
+    if (cu->version >= 5) {
+        Dwarf_Rnglists_Head head;
+        Dwarf_Unsigned count = 0, goff;
+
+        if (dwarf_rnglists_get_rle_head(a, form, val, &head, &count, &goff,
+                                        &err) == DW_DLV_OK) {
+            for (Dwarf_Unsigned i = 0; i < count; i++) {
+                unsigned elen, code;
+                Dwarf_Unsigned r1, r2, c1, c2;
+                Dwarf_Bool unavailable = 0;
+
+                if (dwarf_get_rnglists_entry_fields_a(head, i, &elen, &code,
+                                                      &r1, &r2, &unavailable,
+                                                      &c1, &c2, &err) !=
+                        DW_DLV_OK ||
+                    code == DW_RLE_end_of_list)
+                    break;
+                if (code == DW_RLE_base_address ||
+                    code == DW_RLE_base_addressx || unavailable)
+                    continue;
+                push_inline(eo, c1, c2, tmpl);
+            }
+            dwarf_dealloc_rnglists_head(head);
+        }
+    } else {
+        Dwarf_Ranges *r;
+        Dwarf_Signed n = 0;
+        Dwarf_Unsigned bytes;
+        Dwarf_Off real;
+        uint64_t base = cu->base;
+
+        if (dwarf_get_ranges_b(cu->dbg, val, die, &real, &r, &n, &bytes,
+                               &err) == DW_DLV_OK) {
+            for (Dwarf_Signed i = 0; i < n; i++) {
+                if (r[i].dwr_type == DW_RANGES_END)
+                    break;
+                if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+                    base = r[i].dwr_addr2;
+                else
+                    push_inline(eo, base + r[i].dwr_addr1,
+                                base + r[i].dwr_addr2, tmpl);
+            }
+            dwarf_ranges_dealloc(cu->dbg, r, n);
+        }
+    }
+    dwarf_dealloc_attribute(a);
+}
+
 static void add_inline(ph_profile *p, elfobj *eo, const cuinfo *cu,
                        Dwarf_Die die, uint32_t depth)
 {
@@ -346,35 +430,29 @@ static void add_inline(ph_profile *p, elfobj *eo, const cuinfo *cu,
     Dwarf_Error err = NULL;
     uint64_t fileno, line;
     int okf, okl;
-    char *name;
-    inl *in;
+    char *name = origin_name(cu->dbg, die, 0);
+    inl t;
 
-    if (dwarf_lowpc(die, &lo, &err) != DW_DLV_OK ||
-        dwarf_highpc_b(die, &hi, &form, &cls, &err) != DW_DLV_OK)
-        return;   /* DW_AT_ranges only: not expanded */
-    if (cls == DW_FORM_CLASS_CONSTANT)
-        hi += lo;
-    if (hi <= lo)
-        return;
-    name = origin_name(cu->dbg, die, 0);
     if (!name)
         return;
-    if (eo->ninls == eo->capinls) {
-        eo->capinls = eo->capinls ? eo->capinls * 2 : 64;
-        eo->inls = ph_xrealloc(eo->inls, eo->capinls * sizeof *eo->inls);
-    }
-    in = &eo->inls[eo->ninls++];
-    in->lo = lo;
-    in->hi = hi;
-    in->depth = depth;
-    in->name = ph_str_intern0(p, name);
+    memset(&t, 0, sizeof t);
+    t.depth = depth;
+    t.name = ph_str_intern0(p, name);
     fileno = attr_udata(die, DW_AT_call_file, &okf);
     line = attr_udata(die, DW_AT_call_line, &okl);
     if (okf && cu->version < 5)
         fileno--;   /* DWARF 2-4 count files from 1 */
-    in->call_file = okf && (Dwarf_Signed)fileno < cu->nfiles
-                        ? intern_file(p, cu->files[fileno]) : NULL;
-    in->call_line = okl ? (uint32_t)line : 0;
+    t.call_file = okf && (Dwarf_Signed)fileno < cu->nfiles
+                      ? intern_file(p, cu->files[fileno]) : NULL;
+    t.call_line = okl ? (uint32_t)line : 0;
+    if (dwarf_lowpc(die, &lo, &err) == DW_DLV_OK &&
+        dwarf_highpc_b(die, &hi, &form, &cls, &err) == DW_DLV_OK) {
+        if (cls == DW_FORM_CLASS_CONSTANT)
+            hi += lo;
+        push_inline(eo, lo, hi, &t);
+    } else {
+        push_ranges(eo, cu, die, &t);
+    }
 }
 
 static void walk_dies(ph_profile *p, elfobj *eo, const cuinfo *cu,
@@ -445,6 +523,12 @@ static void load_dwarf(ph_profile *p, elfobj *eo)
         memset(&ci, 0, sizeof ci);
         ci.dbg = dbg;
         ci.version = version;
+        {
+            Dwarf_Addr base;
+
+            if (dwarf_lowpc(cu, &base, &err) == DW_DLV_OK)
+                ci.base = base;
+        }
         if (dwarf_srcfiles(cu, &ci.files, &ci.nfiles, &err) != DW_DLV_OK) {
             ci.files = NULL;
             ci.nfiles = 0;

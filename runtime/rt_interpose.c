@@ -143,12 +143,18 @@ static int do_exec(const char *path, char *const argv[], char *const envp[],
 {
     char **env = rt.active ? complete_env(envp) : NULL;
     char *const *use = env ? env : envp;
+    /* A vfork child shares the parent's memory (and its writer thread):
+     * it must not stop the parent's recording.  Its pid differs from
+     * rt.pid, which atfork keeps right for fork children. */
+    int mine = rt.active && (uint32_t)getpid() == rt.pid;
     int rc;
 
-    rt_stop_all(PH_END_EXEC, 0, 0);
+    if (mine)
+        rt_stop_all(PH_END_EXEC, 0, 0);
     rc = search ? real_execvpe(path, argv, use) : real_execve(path, argv, use);
     /* still here: exec failed, keep recording */
-    rt_resume();
+    if (mine)
+        rt_resume();
     free(env);   /* the strings added are leaked: exec failed, rare */
     return rc;
 }
@@ -268,7 +274,8 @@ void _exit(int status)
 {
     if (!real__exit)
         RESOLVE(real__exit, "_exit");
-    rt_stop_all(PH_END_UNDERSCORE_EXIT, status, 1);
+    if ((uint32_t)getpid() == rt.pid)   /* not a vfork child's */
+        rt_stop_all(PH_END_UNDERSCORE_EXIT, status, 1);
     real__exit(status);
 }
 
@@ -277,7 +284,8 @@ void _Exit(int status)
 {
     if (!real__Exit)
         RESOLVE(real__Exit, "_Exit");
-    rt_stop_all(PH_END_UNDERSCORE_EXIT, status, 1);
+    if ((uint32_t)getpid() == rt.pid)   /* not a vfork child's */
+        rt_stop_all(PH_END_UNDERSCORE_EXIT, status, 1);
     real__Exit(status);
 }
 
