@@ -206,7 +206,8 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     for (size_t g = 0; g < ng; g++) {
         int64_t *gs = self + g * w;
         ph_entry tmp = {0};
-        tmp.name = keys[g] ? ph_str_get(p, keys[g]) : "???";
+        tmp.name = keys[g] ? ph_str_get(p, keys[g])
+                   : o->group == PH_GROUP_CLASS ? "(no class)" : "???";
         if (!keep_name(o, tmp.name))
             continue;
         ph_entry *e = push_entry(t, cap);

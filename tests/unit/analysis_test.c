@@ -119,6 +119,18 @@ static void test_group_by_class(void)
     CU_ASSERT_STRING_EQUAL(
         ph_class_of("(anonymous namespace)::f()", buf, sizeof buf),
         "(anonymous namespace)");
+    /* Return types of template functions, lambdas, "operator delete". */
+    CU_ASSERT_STRING_EQUAL(
+        ph_class_of("double stats::accumulate<double, main::{lambda(double)"
+                    "#1}>(std::vector<double> const&)", buf, sizeof buf),
+        "stats");
+    CU_ASSERT_STRING_EQUAL(
+        ph_class_of("main::{lambda(double)#1}::operator()(double) const",
+                    buf, sizeof buf),
+        "main::{lambda(double)#1}");
+    CU_ASSERT_STRING_EQUAL(
+        ph_class_of("ns::A::operator delete(void*)", buf, sizeof buf),
+        "ns::A");
 
     graph g;
     build_graph(&g);
