@@ -57,8 +57,11 @@ static int check_exe(model *m)
     for (size_t i = 0; i < d->nhists; i++) {
         const ph_gmon_hist *h = &d->hists[i];
         uint64_t end = s->has_etext ? s->etext : text_end(s);
-        if (h->high < end || h->high - end >= ETEXT_SLACK ||
-            h->low > s->exec[0].lo)
+        uint64_t start = s->exec[0].lo;
+        for (size_t k = 1; k < s->nexec; k++)
+            if (s->exec[k].lo < start)
+                start = s->exec[k].lo;
+        if (h->high < end || h->high - end >= ETEXT_SLACK || h->low > start)
             return ph_input_error_off(m->in, h->off,
                                       "histogram range [0x%llx, 0x%llx) does "
                                       "not match the text of %s (which ends "
@@ -197,15 +200,16 @@ typedef struct share {
 } share;
 
 /* Split one bin's count among the functions its bytes overlap, in whole
- * ticks (largest remainder), so totals stay exact. */
+ * ticks (largest remainder), so totals stay exact.  Bytes no symbol covers
+ * go to a function named by their address. */
 static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
 {
-    share sh[16];
-    size_t n = 0;
+    share one[4], *sh = one;
+    size_t n = 0, cap = 4;
     uint64_t width = bhi - blo, given = 0;
     uint64_t a = blo;
 
-    while (a < bhi && n < 16) {
+    while (a < bhi) {
         long k;
         ph_func *f = func_at(m, a, &k);
         uint64_t end = bhi;
@@ -213,20 +217,23 @@ static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
             if (m->s->syms[k].end < end)
                 end = m->s->syms[k].end;
         } else {
-            /* up to the next symbol inside the bin, if any */
-            for (size_t j = 0; m->s && j < m->s->nsyms; j++)
-                if (m->s->syms[j].addr > a) {
-                    if (m->s->syms[j].addr < end)
-                        end = m->s->syms[j].addr;
-                    break;
-                }
+            size_t j = ph_gmon_syms_next(m->s, a);
+            if (j < m->s->nsyms && m->s->syms[j].addr < end)
+                end = m->s->syms[j].addr;
             f = func_of_addr(m, a);
+        }
+        if (n == cap) {
+            cap *= 2;
+            if (sh == one) {
+                sh = ph_xmalloc(cap * sizeof *sh);
+                memcpy(sh, one, sizeof one);
+            } else {
+                sh = ph_xrealloc(sh, cap * sizeof *sh);
+            }
         }
         sh[n++] = (share){f, a, end - a, 0, 0};
         a = end;
     }
-    if (n < 16 && a < bhi)
-        sh[n - 1].overlap += bhi - a;
     for (size_t i = 0; i < n; i++) {
         unsigned __int128 t = (unsigned __int128)count * sh[i].overlap;
         sh[i].ticks = (int64_t)(t / width);
@@ -244,6 +251,8 @@ static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
     }
     for (size_t i = 0; i < n; i++)
         add_cost(m, sh[i].f, sh[i].addr, m->cpu_slot, sh[i].ticks);
+    if (sh != one)
+        free(sh);
 }
 
 /* Bin i in bytes, in the geometry gprof (and glibc's profil) use: 2-byte

@@ -105,6 +105,8 @@ typedef struct ph_gmon_syms {
 int ph_gmon_syms_load(ph_gmon_syms *s, const char *path, char *err,
                       size_t errsize);
 void ph_gmon_syms_free(ph_gmon_syms *s);
+/* Index of the first symbol starting above addr (nsyms if none). */
+size_t ph_gmon_syms_next(const ph_gmon_syms *s, uint64_t addr);
 /* Index of the symbol whose range holds addr, or -1. */
 long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr);
 /* Line at addr (0 unknown) and its file index + 1 in *file. */

@@ -421,16 +421,22 @@ void ph_gmon_syms_free(ph_gmon_syms *s)
     memset(s, 0, sizeof *s);
 }
 
-long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr)
+size_t ph_gmon_syms_next(const ph_gmon_syms *s, uint64_t addr)
 {
     size_t lo = 0, hi = s->nsyms;
-    while (lo < hi) {   /* first symbol with addr > a */
+    while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s->syms[mid].addr <= addr)
             lo = mid + 1;
         else
             hi = mid;
     }
+    return lo;
+}
+
+long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr)
+{
+    size_t lo = ph_gmon_syms_next(s, addr);
     if (lo == 0 || addr >= s->syms[lo - 1].end)
         return -1;
     return (long)(lo - 1);
