@@ -163,19 +163,29 @@ static void print_block(ph_report *r, const block *b, FILE *out)
         strlen(fit) + 3 + strlen(where_of(p, e->func)) <= PH_REPORT_WIDTH)
         fprintf(out, "  (%s)", where_of(p, e->func));
     fputc('\n', out);
-    fprintf(out, "  inclusive %s", ph_cli_number(num, vi, 1));
-    if (format_pc(r, vi, pc)[0])
-        fprintf(out, " (%s)", pc);
-    fprintf(out, ", self %s", ph_cli_number(num, vs, 1));
-    if (format_pc(r, vs, pc)[0])
-        fprintf(out, " (%s)", pc);
-    if (ph_call_count(r->p) && !ph_node_count(r->p))
-        fprintf(out, ", called %s times",
-                ph_cli_commas(num, (int64_t)e->calls));
-    if (e->self_calls)
-        fprintf(out, " (+%s by itself)",
-                ph_cli_commas(num, (int64_t)e->self_calls));
-    fputc('\n', out);
+    {
+        char line[256], a[40], c[40];
+        size_t l = 0;
+        l += (size_t)snprintf(line + l, sizeof line - l, "  inclusive %s",
+                              ph_cli_number(num, vi, 1));
+        if (format_pc(r, vi, pc)[0])
+            l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
+        l += (size_t)snprintf(line + l, sizeof line - l, ", self %s",
+                              ph_cli_number(num, vs, 1));
+        if (format_pc(r, vs, pc)[0])
+            l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
+        if (ph_call_count(r->p) && !ph_node_count(r->p)) {
+            l += (size_t)snprintf(line + l, sizeof line - l, ", calls %s",
+                                  ph_cli_commas(a, (int64_t)e->calls));
+            if (e->self_calls) {
+                ph_cli_commas(c, (int64_t)e->self_calls);
+                l += (size_t)snprintf(line + l, sizeof line - l,
+                                      " (+%s recursive)", c);
+            }
+        }
+        fprintf(out, "%s\n", ph_report_fit(fit, sizeof fit, line,
+                                           PH_REPORT_WIDTH));
+    }
     fprintf(out, "%*s %6s %10s\n", (int)wv, "inclusive", "%", "calls");
     for (i = 0; b->callers && i < b->callers->count; i++)
         print_arc_line(r, &b->callers->arcs[i], '<', wv, out);

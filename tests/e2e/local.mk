@@ -47,3 +47,9 @@ EXTRA_DIST += tests/e2e/pbwalk.py tests/e2e/pprofcmp.py \
 	samples/easyview/README.md samples/easyview/fig4_memory_flow.ezview \
 	samples/easyview/fig6_lulesh_bottomup.ezview \
 	samples/easyview/fig7_lulesh_reuse_distance.ezview
+# profhub summary (issue 4): JSON against callgrind_annotate, cg_annotate
+# and go tool pprof -top, derived ratios, cycles, 80 columns.
+E2E_TESTS += tests/e2e/summary_peer.sh tests/e2e/summary_ratio.sh \
+	tests/e2e/summary_recursion.sh tests/e2e/summary_width.sh \
+	tests/e2e/summary_pprof.sh
+EXTRA_DIST += tests/e2e/summary_json

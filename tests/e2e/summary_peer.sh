@@ -1,0 +1,97 @@
+#!/bin/sh
+# summary_peer.sh -- on every callgrind and cachegrind sample, the numbers
+# of `profhub summary --format json` equal what callgrind_annotate and
+# cg_annotate print: totals, self cost per file:function, and (callgrind)
+# inclusive cost, except where the rules differ on purpose: functions that
+# call themselves (callgrind_annotate adds the recursive calls again) and
+# members of cycles (profhub uses gprof's rule so inclusive never exceeds
+# the total; summary_recursion.sh checks those).  Files with several parts
+# are left out: the peers read only one part.  Peer missing => 77.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+: "${PROFHUB:=$top_builddir/profhub}"
+IRFACTS=$top_builddir/tests/e2e/irfacts
+A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
+SJ="perl $top_srcdir/tests/e2e/summary_json"
+
+command -v callgrind_annotate >/dev/null 2>&1 \
+    || { echo "SKIP: callgrind_annotate is not installed"; exit 77; }
+command -v cg_annotate >/dev/null 2>&1 \
+    || { echo "SKIP: cg_annotate is not installed"; exit 77; }
+perl -MJSON::PP -e 1 2>/dev/null || { echo "SKIP: no perl JSON::PP"; exit 77; }
+[ -x "$IRFACTS" ] || { echo "SKIP: $IRFACTS not built"; exit 77; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_peer.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/cwd"   # the peers strip their working directory from names
+
+failed=0 checked=0 skipped=0
+for sample in "$top_srcdir"/samples/callgrind/*.out* \
+              "$top_srcdir"/samples/cachegrind/*.out*; do
+    [ -s "$sample" ] || continue
+    kind=$(basename "$(dirname "$sample")")
+    name=$kind/$(basename "$sample")
+    d=$tmp/$(echo "$name" | tr / _)
+    mkdir "$d"
+    cp "$sample" "$d/in.out"   # alone: no sibling is loaded as a part
+    if ! "$PROFHUB" summary --format json --top 0 "$d/in.out" \
+            >"$d/ours.json" 2>"$d/err"; then
+        echo "FAIL $name: profhub summary failed:"; cat "$d/err"
+        failed=$((failed + 1)); continue
+    fi
+    parts=$(perl -MJSON::PP -e 'local $/; print scalar @{ decode_json(<STDIN>)->{profile}{parts} }' <"$d/ours.json")
+    if [ "$parts" != 1 ]; then
+        echo "skip $name: $parts parts (the peer reads one)"
+        skipped=$((skipped + 1)); continue
+    fi
+    ok=1
+    if [ "$kind" = callgrind ]; then
+        (cd "$tmp/cwd" && callgrind_annotate --threshold=100 --show-percs=no \
+            --auto=no "$d/in.out") >"$d/peer.txt" 2>"$d/peer.err" || ok=0
+        (cd "$tmp/cwd" && callgrind_annotate --threshold=100 --show-percs=no \
+            --auto=no --inclusive=yes "$d/in.out") >"$d/peeri.txt" \
+            2>>"$d/peer.err" || ok=0
+    else
+        (cd "$tmp/cwd" && cg_annotate --threshold=0 --show-percs=no \
+            --auto=no "$d/in.out") >"$d/peer.txt" 2>"$d/peer.err" || ok=0
+    fi
+    if [ $ok = 0 ]; then
+        echo "FAIL $name: the peer failed:"; cat "$d/peer.err"
+        failed=$((failed + 1)); continue
+    fi
+    $A2T parse self "$d/in.out" <"$d/peer.txt" | $SJ collapse \
+        >"$d/peer.self" || ok=0
+    $SJ tsv "$d/peer.self" <"$d/ours.json" >"$d/ours.tsv" || ok=0
+    # callgrind_annotate's reading of "calls=0" records differs (dumps).
+    $SJ zerocalls "$d/in.out" >"$d/skip"
+    # A file whose summary: line disagrees with its cost lines (profhub
+    # warns): the peer prints the line, profhub the sum.
+    nt= what="totals, self"
+    grep -q 'summary: says' "$d/err" && nt=-nototal what="self"
+    $A2T compare "self$nt" "$d/peer.self" "$d/ours.tsv" "$d/skip" \
+        >"$d/cmp" || ok=0
+    if [ "$kind" = callgrind ] && [ $ok = 1 ]; then
+        $A2T parse incl "$d/in.out" <"$d/peeri.txt" | $SJ collapse \
+            >"$d/peer.incl" || ok=0
+        # Keys left out: self-recursive functions (irfacts) and cycles.
+        "$IRFACTS" "$d/in.out" 2>/dev/null | $A2T facts \
+            | awk -F'\t' '$1 == "selfrec" { sub(/^[^:]*:/, "", $2); print $2 }' \
+            >>"$d/skip"
+        awk -F'\t' '$1 == "skip" { print $2 }' "$d/ours.tsv" >>"$d/skip"
+        awk -F'\t' '$1 == "multi" { print $2 }' "$d/peer.incl" >>"$d/skip"
+        $A2T compare "incl$nt" "$d/peer.incl" "$d/ours.tsv" "$d/skip" \
+            >>"$d/cmp" || ok=0
+        what="$what, inclusive ($(sort -u "$d/skip" | grep -c .) keys left out)"
+    fi
+    checked=$((checked + 1))
+    if [ $ok = 1 ]; then
+        echo "ok   $name: $what equal ($(grep -c '^self' "$d/peer.self") functions)"
+    else
+        echo "FAIL $name"
+        grep -v '^compared' "$d/cmp" | head -20
+        failed=$((failed + 1))
+    fi
+done
+echo "$checked samples checked, $skipped skipped, $failed failed"
+[ $checked -gt 0 ] && [ $failed = 0 ]

@@ -1,0 +1,56 @@
+#!/bin/sh
+# summary_width.sh -- every text view of `profhub summary` fits an
+# 80-column terminal (longest line <= 80 characters) on every sample, with
+# long C++ and glibc names and long paths, and exits 0.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=.}"
+: "${PROFHUB:=$top_builddir/profhub}"
+S=$top_srcdir/samples
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_width.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+failed=0 checked=0
+check() { # LABEL profhub-summary-args...
+    label=$1
+    shift
+    "$PROFHUB" summary "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ $rc != 0 ]; then
+        echo "FAIL $label: exit status $rc"; head -3 "$tmp/err"
+        failed=$((failed + 1)); return
+    fi
+    # Characters, not bytes (C++ names are ASCII, paths may not be).
+    max=$(LC_ALL=C.UTF-8 awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
+    checked=$((checked + 1))
+    if [ "$max" -gt 80 ]; then
+        echo "FAIL $label: a line of $max columns:"
+        LC_ALL=C.UTF-8 awk 'length($0) > 80' "$tmp/out" | head -3
+        failed=$((failed + 1))
+    fi
+}
+
+for f in "$S"/callgrind/*.out* "$S"/cachegrind/*.out* "$S"/pprof/*.pb.gz; do
+    [ -s "$f" ] || continue
+    n=$(basename "$f")
+    check "$n" "$f"
+    check "$n --top 0" --top 0 "$f"
+    check "$n --group file" --group file "$f"
+    check "$n --group object" --group object "$f"
+    check "$n --group class" --group class "$f"
+    check "$n --sort inclusive" --sort inclusive "$f"
+    check "$n --tree" --tree --top 10 "$f"
+    # main, or each thread's start (--separate-threads parts).
+    check "$n --butterfly main" --butterfly 'main$|^start_thread$' "$f"
+    check "$n --annotate main" --annotate '^main|^start_thread$' \
+        --source-dir "$top_srcdir" "$f"
+done
+for d in "$S"/gmon/*/; do
+    [ -f "$d/gmon.out" ] || continue
+    n=gmon/$(basename "$d")
+    check "$n" --exe "$d/prog" "$d/gmon.out"
+    check "$n --tree" --tree --exe "$d/prog" "$d/gmon.out"
+done
+echo "$checked reports checked, $failed failed"
+[ $checked -gt 0 ] && [ $failed = 0 ]
