@@ -18,4 +18,20 @@ tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz_native.c
 tests_fuzz_fuzz_native_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_native_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_native_LDADD = libph.la $(PH_DEPLIBS)
+# pprof, drcctprof and folded readers (proto).
+noinst_PROGRAMS += tests/fuzz/fuzz_pprof
+tests_fuzz_fuzz_pprof_SOURCES = tests/fuzz/fuzz_pprof.c
+tests_fuzz_fuzz_pprof_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_pprof_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_pprof_LDADD = libph.la $(PH_DEPLIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz_drcctprof
+tests_fuzz_fuzz_drcctprof_SOURCES = tests/fuzz/fuzz_drcctprof.c
+tests_fuzz_fuzz_drcctprof_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_drcctprof_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_drcctprof_LDADD = libph.la $(PH_DEPLIBS)
+noinst_PROGRAMS += tests/fuzz/fuzz_folded
+tests_fuzz_fuzz_folded_SOURCES = tests/fuzz/fuzz_folded.c
+tests_fuzz_fuzz_folded_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_folded_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_folded_LDADD = libph.la $(PH_DEPLIBS)
 endif

@@ -16,6 +16,8 @@ PH_SUITE(input)
 PH_SUITE(output)
 PH_SUITE(sniff)
 PH_SUITE(cachegrind)
+PH_SUITE(pprof)
+PH_SUITE(drcctprof)
 PH_SUITE(analysis)
 PH_SUITE(native)
 #undef PH_SUITE
