@@ -180,6 +180,41 @@ static void test_ratio_of_sums(void)
     ph_profile_free(p);
 }
 
+/* Random formulas from the grammar's characters: each one parses or
+ * fails with a column inside the formula (or just past its end). */
+static void test_random_formulas(void)
+{
+    static const char alphabet[] = "IrDBm()+-*/ 0123456789.x_";
+    ph_profile *p = make_profile();
+    int64_t v[3] = { 7, 0, -3 };
+    uint64_t state = 12345;
+    char f[40], err[128];
+    int i, k, ok = 0, bad = 0;
+    for (i = 0; i < 20000; i++) {
+        int len = (int)(state % 30), col = 0;
+        ph_event *ev;
+        for (k = 0; k < len; k++) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            f[k] = alphabet[(state >> 33) % (sizeof alphabet - 1)];
+        }
+        f[len] = '\0';
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        err[0] = '\0';
+        ev = ph_event_define(p, "R", f, &col, err, sizeof err);
+        if (ev) {
+            (void)ph_event_eval(p, ev, v);
+            ok++;
+        } else {
+            CU_ASSERT(col >= 1 && col <= len + 1);
+            CU_ASSERT(err[0] != '\0');
+            bad++;
+        }
+    }
+    CU_ASSERT(ok > 0);
+    CU_ASSERT(bad > 0);
+    ph_profile_free(p);
+}
+
 void ph_test_register_events(void)
 {
     CU_pSuite s = CU_add_suite("events", NULL, NULL);
@@ -189,4 +224,5 @@ void ph_test_register_events(void)
     CU_add_test(s, "deep nesting rejected", test_deep_nesting);
     CU_add_test(s, "cycles and redefinition", test_cycles_and_redefinition);
     CU_add_test(s, "ratio of sums", test_ratio_of_sums);
+    CU_add_test(s, "random formulas", test_random_formulas);
 }
