@@ -21,6 +21,22 @@ annotate() { # FILE OUT: cg_annotate's numbers as TSV (threshold 0: all)
     $A2T parse self "$1" <"$2.txt" >"$2"
 }
 
+# summary_vs_peer DIR KIND PEERTSV SKIPFILE: `profhub summary --format csv`
+# per file:function (KIND self or incl) against the peer's numbers.
+summary_vs_peer() {
+    "$PROFHUB" summary --format csv -n 0 --no-cycles "$1/in.out" \
+        >"$1/sum.csv" 2>"$1/sum.err" \
+        || { echo "profhub summary failed:"; cat "$1/sum.err"; return 1; }
+    evs=$(awk -F '\t' '$1 == "events" { for (i = 2; i <= NF; i++)
+        printf "%s%s", $i, (i < NF ? " " : ""); print ""; exit }' "$3")
+    $A2T csv "$evs" <"$1/sum.csv" >"$1/sum" || return 1
+    sed -n "s/^sum$2\t/s$2\t/p" "$1/sum" >"$1/sum.$2"
+    sed -n "s/^$2\t/s$2\t/p" "$3" >"$1/peer.s$2"
+    $A2T compare "s$2-nototal" "$1/peer.s$2" "$1/sum.$2" $4 \
+        | sed 's/^/summary csv: /' >>"$1/cmp"
+    ! grep -q 'summary csv: MISMATCH' "$1/cmp"
+}
+
 failed=0 checked=0
 for sample in "$PEERS"/*.out*; do
     [ -s "$sample" ] || continue
@@ -37,6 +53,8 @@ for sample in "$PEERS"/*.out*; do
         sed 's/^phself\t/self2\t/' "$d/ours" >"$d/ours.ph"
         sed 's/^self\t/self2\t/' "$d/peer" >"$d/peer.ph"
         $A2T compare self2 "$d/peer.ph" "$d/ours.ph" >>"$d/cmp" || ok=0
+        # The user-facing report: profhub summary --format csv.
+        summary_vs_peer "$d" self "$d/peer" "" || ok=0
     else
         [ $ok = 0 ] || { echo "irfacts failed on $name:"; cat "$d/facts.err"; }
         ok=0
@@ -55,7 +73,8 @@ for sample in "$PEERS"/*.out*; do
     fi
     checked=$((checked + 1))
     if [ $ok = 1 ]; then
-        echo "ok   $name: $(grep -c . "$d/peer") peer lines equal (self, total, round trip)"
+        echo "ok   $name: $(grep -c . "$d/peer") peer lines equal (self, total, round trip);" \
+            "$(grep -c 'all equal' "$d/cmp") comparisons"
     else
         echo "FAIL $name"
         [ -f "$d/cmp" ] && grep -v 'compared' "$d/cmp" | head -20

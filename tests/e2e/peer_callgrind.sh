@@ -23,6 +23,22 @@ annotate() { # FILE KIND OUT [options]: peer numbers as TSV
     $A2T parse "$kind" "$f" <"$out.txt" >"$out"
 }
 
+# summary_vs_peer DIR KIND PEERTSV SKIPFILE: `profhub summary --format csv`
+# per file:function (KIND self or incl) against the peer's numbers.
+summary_vs_peer() {
+    "$PROFHUB" summary --format csv -n 0 --no-cycles "$1/in.out" \
+        >"$1/sum.csv" 2>"$1/sum.err" \
+        || { echo "profhub summary failed:"; cat "$1/sum.err"; return 1; }
+    evs=$(awk -F '\t' '$1 == "events" { for (i = 2; i <= NF; i++)
+        printf "%s%s", $i, (i < NF ? " " : ""); print ""; exit }' "$3")
+    $A2T csv "$evs" <"$1/sum.csv" >"$1/sum" || return 1
+    sed -n "s/^sum$2\t/s$2\t/p" "$1/sum" >"$1/sum.$2"
+    sed -n "s/^$2\t/s$2\t/p" "$3" >"$1/peer.s$2"
+    $A2T compare "s$2-nototal" "$1/peer.s$2" "$1/sum.$2" $4 \
+        | sed 's/^/summary csv: /' >>"$1/cmp"
+    ! grep -q 'summary csv: MISMATCH' "$1/cmp"
+}
+
 failed=0 checked=0
 for sample in "$PEERS"/*.out*; do
     [ -s "$sample" ] || continue          # the 0-byte base of --separate-threads
@@ -50,6 +66,11 @@ for sample in "$PEERS"/*.out*; do
         sed 's/^incl\t/incl2\t/' "$d/peer.incl" >"$d/peer.ph"
         $A2T compare "incl2-nototal" "$d/peer.ph" "$d/ours.ph" "$d/skip" \
             >>"$d/cmp" || ok=0
+        # The user-facing report: profhub summary --format csv, self (keys
+        # whose function has no inlined rows elsewhere) and inclusive.
+        awk -F '\t' '$1 == "selfskip" { print $2 }' "$d/ours" >"$d/sskip"
+        summary_vs_peer "$d" self "$d/peer.self" "$d/sskip" || ok=0
+        summary_vs_peer "$d" incl "$d/peer.incl" "$d/skip" || ok=0
     else
         [ $ok = 0 ] || { echo "irfacts failed on $name:"; cat "$d/facts.err"; }
         ok=0
@@ -92,7 +113,8 @@ for sample in "$PEERS"/*.out*; do
     fi
     checked=$((checked + 1))
     if [ $ok = 1 ]; then
-        echo "ok   $name: $(grep -c . "$d/peer.self") peer lines equal (self, incl, round trip$xs)"
+        echo "ok   $name: $(grep -c . "$d/peer.self") peer lines equal (self, incl, round trip$xs);" \
+            "$(grep -c 'all equal' "$d/cmp") comparisons"
     else
         echo "FAIL $name"
         [ -f "$d/cmp" ] && grep -v 'compared' "$d/cmp" | head -20
