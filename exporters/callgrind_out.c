@@ -327,7 +327,9 @@ static void write_function(cgw *w, ph_func *f, ph_part *part, int64_t *zero)
         put_object(w, "ob", f->object);
         w->ob = f->object;
     }
-    if (f->file != w->fl || !w->fl) {
+    /* callgrind_annotate does not go back to the fl= file at fn=: write
+     * fl= again after fi=/fe= lines, as callgrind does. */
+    if (f->file != w->fl || f->file != w->cur || !w->fl) {
         put_file(w, "fl", f->file);
         w->fl = f->file;
     }
@@ -349,6 +351,19 @@ static void write_function(cgw *w, ph_func *f, ph_part *part, int64_t *zero)
             write_jump(w, f, jp);
     }
     ph_output_puts(w->out, "\n");
+}
+
+static const int64_t *summary_of(cgw *w, const ph_part *part,
+                                 const int64_t *tot)
+{
+    size_t k;
+
+    if (!part->file_summary || part->file_width != w->nreal)
+        return tot;
+    for (k = 0; k < w->nreal; k++)
+        if (part->file_summary[k] < tot[k])
+            return tot;
+    return part->file_summary;
 }
 
 static void write_part(cgw *w, size_t index, int64_t *zero)
@@ -380,8 +395,11 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
         ph_output_printf(w->out, "desc: Trigger: %s\n",
                          ph_str_get(p, part->trigger));
     write_events(w, index == 0);
+    /* The file's own summary: when it is there and not below the data
+     * (valgrind's may exceed the cost lines; callgrind_annotate prints it
+     * as the program total), else the data. */
     ph_output_puts(w->out, "summary:");
-    put_costs(w, tot, w->nreal);
+    put_costs(w, summary_of(w, part, tot), w->nreal);
     ph_output_puts(w->out, "\n");
     for (i = 0; i < nf; i++) {
         ph_func *f = ph_func_at(p, i);
