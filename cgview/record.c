@@ -45,8 +45,11 @@ static void print_usage(FILE *f)
 
 int ph_cmd_record(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
+    if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+                     strcmp(argv[1], "--help") == 0)) {
+        print_usage(stdout);
+        return PH_EXIT_OK;
+    }
     ph_cli_error("record: this profhub was built without collectors "
                  "(configure --disable-collectors)");
     return PH_EXIT_USAGE;
