@@ -75,7 +75,10 @@ static int event_shown(const ph_event *e)
 static const char *part_label(const ph_profile *p, const ph_part *pt,
                               char *buf, size_t size)
 {
-    if (pt->name)
+    if (pt->tid >= 0 && pt->name)
+        snprintf(buf, size, "thread %" PRId64 " (%s)", pt->tid,
+                 ph_str_get(p, pt->name));
+    else if (pt->name)
         snprintf(buf, size, "%s", ph_str_get(p, pt->name));
     else if (pt->tid >= 0)
         snprintf(buf, size, "thread %" PRId64, pt->tid);

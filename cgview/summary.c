@@ -187,6 +187,14 @@ static int apply_define(ph_profile *p, const char *arg)
             return -1;
         }
     }
+    {
+        const ph_event *real = ph_event_find(p, name);
+        if (real && !(real->flags & PH_EV_DERIVED)) {
+            ph_cli_error("--define: column %zu: \"%s\" is a real event "
+                         "and cannot have a formula", a + 1, name);
+            return -1;
+        }
+    }
     for (f = eq + 1; *f == ' ' || *f == '\t'; f++)
         ;
     if (!ph_event_define(p, name, f, &col, err, sizeof err)) {

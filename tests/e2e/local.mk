@@ -51,5 +51,5 @@ EXTRA_DIST += tests/e2e/pbwalk.py tests/e2e/pprofcmp.py \
 # and go tool pprof -top, derived ratios, cycles, 80 columns.
 E2E_TESTS += tests/e2e/summary_peer.sh tests/e2e/summary_ratio.sh \
 	tests/e2e/summary_recursion.sh tests/e2e/summary_width.sh \
-	tests/e2e/summary_pprof.sh
+	tests/e2e/summary_pprof.sh tests/e2e/summary_options.sh
 EXTRA_DIST += tests/e2e/summary_json
