@@ -90,10 +90,21 @@ EOF2
 run_compare_err 1 "$PROFHUB" convert "$sample" -o "$tmp/nodir/out.$ext" <<EOF2
 profhub: $tmp/nodir/out.$ext: cannot create a temporary file in $tmp/nodir: No such file or directory
 EOF2
-if [ "$(id -u)" != 0 ]; then   # root writes into read-only folders
+# Root writes into read-only folders: as root, run as nobody (setpriv).
+as_user=
+if [ "$(id -u)" = 0 ]; then
+    command -v setpriv >/dev/null 2>&1 \
+        && as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    # nobody must be able to run profhub from where it was built.
+    $as_user "$PROFHUB" --version >/dev/null 2>&1 || as_user=
+    chmod 755 "$tmp"
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
     mkdir "$tmp/ro"
+    cp "$sample" "$tmp/ro.in"
+    chmod 644 "$tmp/ro.in"
     chmod 555 "$tmp/ro"
-    run_compare_err 1 "$PROFHUB" convert "$sample" -o "$tmp/ro/out.$ext" <<EOF2
+    run_compare_err 1 $as_user "$PROFHUB" convert "$tmp/ro.in" -o "$tmp/ro/out.$ext" <<EOF2
 profhub: $tmp/ro/out.$ext: cannot create a temporary file in $tmp/ro: Permission denied
 EOF2
     [ -z "$(ls -A "$tmp/ro")" ] || fail "read-only folder got files"
