@@ -24,6 +24,9 @@ struct ph_expr {
 };
 
 #define MAX_NESTING 200
+/* Evaluation and the cycle check recurse over the tree: bound its size
+ * (KCachegrind's longest built-in formula has 11 nodes). */
+#define MAX_NODES 4000
 
 void ph_events_free(ph_profile *p)
 {
@@ -104,6 +107,7 @@ typedef struct parser {
     size_t pos;
     const char *defname;  /* the event being defined */
     int depth;
+    int nodes;
     int failed;
     int err_col;
     char *err;
@@ -188,7 +192,10 @@ static ph_expr *fail_expected(parser *ps, const char *what)
 
 static ph_expr *make(parser *ps, int op, int col, ph_expr *a, ph_expr *b)
 {
-    ph_expr *e = ph_arena_alloc(&ps->p->arena, sizeof *e, alignof(ph_expr));
+    ph_expr *e;
+    if (++ps->nodes > MAX_NODES)
+        return fail(ps, (size_t)col - 1, "formula too long");
+    e = ph_arena_alloc(&ps->p->arena, sizeof *e, alignof(ph_expr));
     e->op = op;
     e->col = col;
     e->a = a;
@@ -216,7 +223,8 @@ static ph_expr *parse_number(parser *ps)
         }
     }
     e = make(ps, EX_NUM, (int)start + 1, NULL, NULL);
-    e->num = v;
+    if (e)
+        e->num = v;
     return e;
 }
 
@@ -242,7 +250,8 @@ static ph_expr *parse_name(parser *ps)
     if (!ev)
         return fail_quote(ps, start, "unknown event", ps->s + start, n);
     e = make(ps, EX_EVENT, (int)start + 1, NULL, NULL);
-    e->ev = ev;
+    if (e)
+        e->ev = ev;
     return e;
 }
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <CUnit/CUnit.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
@@ -121,6 +122,22 @@ static void test_deep_nesting(void)
     ph_profile_free(p);
 }
 
+/* A formula of 100000 terms would make evaluation recurse that deep. */
+static void test_long_formula(void)
+{
+    ph_profile *p = make_profile();
+    size_t n = 100000, i;
+    char *f = malloc(n * 5 + 1), err[128];
+    int col;
+    for (i = 0; i < n; i++)
+        memcpy(f + i * 5, "Ir + ", 5);
+    strcpy(f + n * 5 - 3, "\0");
+    CU_ASSERT_PTR_NULL(ph_event_define(p, "X", f, &col, err, sizeof err));
+    CU_ASSERT_STRING_EQUAL(err, "formula too long");
+    free(f);
+    ph_profile_free(p);
+}
+
 static void test_cycles_and_redefinition(void)
 {
     ph_profile *p = make_profile();
@@ -222,6 +239,7 @@ void ph_test_register_events(void)
     CU_add_test(s, "formula values", test_values);
     CU_add_test(s, "formula errors and columns", test_errors);
     CU_add_test(s, "deep nesting rejected", test_deep_nesting);
+    CU_add_test(s, "long formula rejected", test_long_formula);
     CU_add_test(s, "cycles and redefinition", test_cycles_and_redefinition);
     CU_add_test(s, "ratio of sums", test_ratio_of_sums);
     CU_add_test(s, "random formulas", test_random_formulas);
