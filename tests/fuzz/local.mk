@@ -18,6 +18,12 @@ tests_fuzz_fuzz_native_SOURCES = tests/fuzz/fuzz_native.c
 tests_fuzz_fuzz_native_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_native_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_native_LDADD = libph.la $(PH_DEPLIBS)
+# callgrind reader.
+noinst_PROGRAMS += tests/fuzz/fuzz_callgrind
+tests_fuzz_fuzz_callgrind_SOURCES = tests/fuzz/fuzz_callgrind.c
+tests_fuzz_fuzz_callgrind_CFLAGS = $(AM_CFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_callgrind_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_callgrind_LDADD = libph.la $(PH_DEPLIBS)
 # pprof, drcctprof and folded readers (proto).
 noinst_PROGRAMS += tests/fuzz/fuzz_pprof
 tests_fuzz_fuzz_pprof_SOURCES = tests/fuzz/fuzz_pprof.c

@@ -8,6 +8,7 @@ tests_unit_run_unit_SOURCES += tests/unit/arena_test.c \
 tests_unit_run_unit_SOURCES += tests/unit/numbers_test.c \
 	tests/unit/input_test.c tests/unit/output_test.c tests/unit/sniff_test.c
 tests_unit_run_unit_SOURCES += tests/unit/cachegrind_test.c
+tests_unit_run_unit_SOURCES += tests/unit/callgrind_test.c
 tests_unit_run_unit_SOURCES += tests/unit/analysis_test.c
 tests_unit_run_unit_SOURCES += tests/unit/native_test.c
 tests_unit_run_unit_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -DPH_STATIC_BUILD

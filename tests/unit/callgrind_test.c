@@ -1,0 +1,547 @@
+/* callgrind_test.c -- the callgrind reader and writer: the hand-made example
+ * of the format notes (section 7) read from memory gives the documented
+ * self / inclusive / called table; corner cases (CRLF, comments, tabs, hex,
+ * missing costs, names defined in cfn=/cfi=, both jcnd= forms, several
+ * parts); errors; and round trips read -> write -> read compared
+ * structurally (functions, rows per position, calls, jumps, parts,
+ * events), on the example and on every real sample in samples/callgrind. */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "exporters/exporters.h"
+#include "importers/importers.h"
+#include "suites.h"
+
+static const char example[] =
+    "# callgrind format\n"
+    "version: 1\n"
+    "creator: handmade-example\n"
+    "pid: 42\n"
+    "cmd: ./demo input.txt\n"
+    "part: 1\n"
+    "positions: line\n"
+    "events: Ir Dr\n"
+    "event: Ir : Instructions executed\n"
+    "event: W = Ir + 2 Dr : Weighted cost\n"
+    "summary: 630 94\n"
+    "\n"
+    "ob=(1) demo\n"
+    "fl=(1) demo.c\n"
+    "fn=(1) main\n"
+    "10 20 4\n"
+    "cfn=(2) parse\n"
+    "calls=2 30\n"
+    "11 500 70\n"
+    "+1 10\n"
+    "cfi=(2) util.c\n"
+    "cfn=(3) helper\n"
+    "calls=1 5\n"
+    "12 100 20\n"
+    "\n"
+    "fn=(2)\n"
+    "30 200 50\n"
+    "+2 100\n"
+    "cfi=(2)\n"
+    "cfn=(3)\n"
+    "calls=4 5\n"
+    "33 200 20\n"
+    "\n"
+    "fl=(2)\n"
+    "fn=(3)\n"
+    "5 280 40\n"
+    "6 20\n"
+    "\n"
+    "totals: 630 94\n";
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                             */
+
+static ph_profile *read_mem(const char *text, size_t len, ph_input **inp)
+{
+    ph_input *in = ph_input_memory(text, len, "t.callgrind");
+    ph_profile *p = ph_profile_new();
+
+    if (ph_callgrind_read(in, p) != 0) {
+        ph_profile_free(p);
+        p = NULL;
+    }
+    if (inp)
+        *inp = in;
+    else
+        ph_input_close(in);
+    return p;
+}
+
+static ph_profile *read_text(const char *text)
+{
+    return read_mem(text, strlen(text), NULL);
+}
+
+static ph_func *find_fn(ph_profile *p, const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < ph_func_count(p); i++)
+        if (strcmp(ph_str_get(p, ph_func_at(p, i)->name), name) == 0)
+            return ph_func_at(p, i);
+    return NULL;
+}
+
+static void check_fn(ph_profile *p, const char *name, const char *file,
+                     int64_t sir, int64_t sdr, int64_t iir, int64_t idr,
+                     uint64_t called)
+{
+    ph_func *f = find_fn(p, name);
+    const int64_t *v;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, f->file->name), file);
+    v = ph_func_self(p, f, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(v[0], sir);
+    CU_ASSERT_EQUAL(v[1], sdr);
+    v = ph_func_incl(p, f, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(v[0], iir);
+    CU_ASSERT_EQUAL(v[1], idr);
+    CU_ASSERT_EQUAL(ph_func_calls(p, f, PH_ALL_PARTS), called);
+}
+
+/* The table of the notes, section 7. */
+static void check_example(ph_profile *p)
+{
+    const int64_t *t;
+    ph_event *w;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(ph_func_count(p), 3);
+    check_fn(p, "main", "demo.c", 30, 4, 630, 94, 0);
+    check_fn(p, "parse", "demo.c", 300, 50, 500, 70, 2);
+    check_fn(p, "helper", "util.c", 300, 40, 300, 40, 5);
+    t = ph_totals(p, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(t[0], 630);
+    CU_ASSERT_EQUAL(t[1], 94);
+    w = ph_event_find(p, "W");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    CU_ASSERT(w->flags & PH_EV_DERIVED);
+    CU_ASSERT_EQUAL(ph_event_eval(p, w, t), 818.0);
+    CU_ASSERT_EQUAL(ph_event_eval(p, w, ph_func_self(p, find_fn(p, "main"),
+                                                     PH_ALL_PARTS)), 38.0);
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, w->long_name), "Weighted cost");
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, ph_event_find(p, "Ir")->long_name),
+                           "Instructions executed");
+    CU_ASSERT_STRING_EQUAL(ph_meta_get(p, "cmd"), "./demo input.txt");
+    CU_ASSERT_STRING_EQUAL(ph_meta_get(p, "pid"), "42");
+    CU_ASSERT_EQUAL(ph_part_count(p), 1);
+    CU_ASSERT_EQUAL(ph_part_at(p, 0)->pid, 42);
+    CU_ASSERT_EQUAL(ph_part_at(p, 0)->number, 1);
+}
+
+/* Canonical text of everything the IR holds, one sorted line per item, so
+ * two profiles compare without caring about creation order or ids. */
+static int compare_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+typedef struct lines {
+    char **v;
+    size_t n, cap;
+} lines;
+
+static void add_line(lines *l, char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = s;
+}
+
+static const char *fname(ph_profile *p, const ph_file *f)
+{
+    return f ? ph_str_get(p, f->name) : "";
+}
+
+static void put_func(FILE *m, ph_profile *p, const ph_func *f)
+{
+    fprintf(m, "%s@%s@%s", ph_str_get(p, f->name), fname(p, f->file),
+            f->object ? ph_str_get(p, f->object->name) : "");
+}
+
+static void put_vec(FILE *m, const int64_t *v, size_t n, size_t width)
+{
+    size_t k;
+
+    for (k = 0; k < width; k++)
+        fprintf(m, " %lld", (long long)(k < n && v ? v[k] : 0));
+}
+
+static lines describe(ph_profile *p)
+{
+    lines l = {NULL, 0, 0};
+    size_t i, nr = ph_event_nreal(p);
+    char *s;
+    size_t len;
+    FILE *m;
+
+    for (i = 0; i < ph_event_count(p); i++) {
+        const ph_event *e = ph_event_at(p, i);
+        m = open_memstream(&s, &len);
+        fprintf(m, "event %zu %s slot %d formula '%s' long '%s'", i,
+                ph_str_get(p, e->name), e->slot,
+                ph_str_get(p, e->formula), ph_str_get(p, e->long_name));
+        fclose(m);
+        add_line(&l, s);
+    }
+    for (i = 0; i < ph_part_count(p); i++) {
+        const ph_part *pt = ph_part_at(p, i);
+        m = open_memstream(&s, &len);
+        fprintf(m, "part %zu kind %d number %lld tid %lld trigger '%s'", i,
+                (int)pt->kind, (long long)pt->number, (long long)pt->tid,
+                ph_str_get(p, pt->trigger));
+        fclose(m);
+        add_line(&l, s);
+    }
+    for (i = 0; i < ph_func_count(p) * ph_part_count(p); i++) {
+        ph_func *f = ph_func_at(p, i / ph_part_count(p));
+        size_t pi = i % ph_part_count(p);
+        ph_row_iter it;
+        ph_row r;
+        ph_row_iter_init(&it, p, f, ph_part_at(p, pi));
+        while (ph_row_next(&it, &r)) {
+            m = open_memstream(&s, &len);
+            fputs("row ", m);
+            put_func(m, p, f);
+            fprintf(m, " part %zu at 0x%llx:%u in %s:", pi,
+                    (unsigned long long)r.addr, r.line, fname(p, r.file));
+            put_vec(m, r.cost, nr, nr);
+            fclose(m);
+            add_line(&l, s);
+        }
+    }
+    for (i = 0; i < ph_call_count(p); i++) {
+        const ph_call *c = ph_call_at(p, i);
+        m = open_memstream(&s, &len);
+        fputs("call ", m);
+        put_func(m, p, c->caller);
+        fputs(" -> ", m);
+        put_func(m, p, c->callee);
+        fprintf(m, " part %u at 0x%llx:%u in %s target 0x%llx:%u x%llu:",
+                (unsigned)c->part->index, (unsigned long long)c->addr,
+                c->line, fname(p, c->file),
+                (unsigned long long)c->target_addr, c->target_line,
+                (unsigned long long)c->count);
+        put_vec(m, c->incl, c->width, nr);
+        fclose(m);
+        add_line(&l, s);
+    }
+    for (i = 0; i < ph_jump_count(p); i++) {
+        const ph_jump *j = ph_jump_at(p, i);
+        m = open_memstream(&s, &len);
+        fputs("jump ", m);
+        put_func(m, p, j->from);
+        fputs(" -> ", m);
+        put_func(m, p, j->to);
+        fprintf(m, " part %u at 0x%llx:%u in %s to %s 0x%llx:%u %llu/%llu "
+                "cond %d", (unsigned)j->part->index,
+                (unsigned long long)j->addr, j->line, fname(p, j->file),
+                fname(p, j->to_file), (unsigned long long)j->target_addr,
+                j->target_line, (unsigned long long)j->followed,
+                (unsigned long long)j->executed, j->conditional);
+        fclose(m);
+        add_line(&l, s);
+    }
+    qsort(l.v, l.n, sizeof *l.v, compare_lines);
+    return l;
+}
+
+static void free_lines(lines *l)
+{
+    size_t i;
+
+    for (i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+/* Equal descriptions; prints the first difference. */
+static int same_ir(ph_profile *a, ph_profile *b, const char *what)
+{
+    lines x = describe(a), y = describe(b);
+    size_t i, n = x.n < y.n ? x.n : y.n;
+    int ok = x.n == y.n;
+
+    for (i = 0; i < n; i++) {
+        if (strcmp(x.v[i], y.v[i]) != 0) {
+            fprintf(stderr, "\n%s: first difference:\n  %s\n  %s\n", what,
+                    x.v[i], y.v[i]);
+            ok = 0;
+            break;
+        }
+    }
+    if (ok == 0 && i == n)
+        fprintf(stderr, "\n%s: %zu vs %zu items\n", what, x.n, y.n);
+    free_lines(&x);
+    free_lines(&y);
+    return ok;
+}
+
+/* Write p as callgrind into memory (through a temporary file) and read it
+ * back. */
+static ph_profile *round_trip(ph_profile *p)
+{
+    char err[256], path[] = "/tmp/callgrind_test.XXXXXX";
+    int fd = mkstemp(path);
+    ph_output *out;
+    ph_profile *q = NULL;
+    FILE *f;
+    char *buf;
+    long n;
+
+    if (fd < 0)
+        return NULL;
+    close(fd);
+    out = ph_output_open(path, err, sizeof err);
+    if (out && ph_callgrind_write(p, out, err, sizeof err) == 0 &&
+        ph_output_commit(out, err, sizeof err) == 0) {
+        f = fopen(path, "rb");
+        fseek(f, 0, SEEK_END);
+        n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        buf = malloc((size_t)n + 1);
+        if (fread(buf, 1, (size_t)n, f) == (size_t)n)
+            q = read_mem(buf, (size_t)n, NULL);
+        fclose(f);
+        free(buf);
+    }
+    unlink(path);
+    return q;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+
+static void test_example(void)
+{
+    ph_profile *p = read_text(example);
+
+    check_example(p);
+    ph_profile_free(p);
+}
+
+static void test_corner_cases(void)
+{
+    /* CRLF, tabs, hex, a comment in the body, a name first defined in a
+     * cfn= line, a call cost line before any self cost. */
+    const char *crlf =
+        "events: Ir Dr\r\n"
+        "# comment\r\n"
+        "fl=(1) demo.c\r\n"
+        "fn=(1) main\r\n"
+        "cfn=(7) callee\r\n"
+        "calls=1 0x10\r\n"
+        "3\t0x10 2\r\n"
+        "0xa\t\t5\r\n"
+        "   \r\n"
+        "fn=(7)\r\n"
+        "16 0xF\r\n";
+    ph_profile *p = read_text(crlf);
+    ph_func *m, *c;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    m = find_fn(p, "main");
+    c = find_fn(p, "callee");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(ph_func_self(p, m, PH_ALL_PARTS)[0], 5);
+    CU_ASSERT_EQUAL(ph_func_self(p, m, PH_ALL_PARTS)[1], 0);
+    CU_ASSERT_EQUAL(ph_func_self(p, c, PH_ALL_PARTS)[0], 15);
+    CU_ASSERT_EQUAL(ph_func_incl(p, c, PH_ALL_PARTS)[0], 16);
+    CU_ASSERT_EQUAL(ph_func_incl(p, c, PH_ALL_PARTS)[1], 2);
+    CU_ASSERT_EQUAL(ph_call_count(p), 1);
+    CU_ASSERT_EQUAL(ph_call_at(p, 0)->line, 3);
+    CU_ASSERT_EQUAL(ph_call_at(p, 0)->target_line, 16);
+    ph_profile_free(p);
+
+    /* positions: instr line, relative subpositions and both jcnd forms;
+     * the jump line moves the position. */
+    p = read_text("positions: instr line\nevents: Ir\n"
+                  "fl=f.c\nfn=f\n0x100 5 1\n+4 * 2\n"
+                  "jcnd=3/7 +8 1\n* *\n"
+                  "jcnd=7 3 -4 *\n+2 +1\n"
+                  "jump=2 0x100 5\n+2 -1\n+1 * 4\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(ph_jump_count(p), 3);
+    if (ph_jump_count(p) == 3) {
+        const ph_jump *j = ph_jump_at(p, 0);
+        CU_ASSERT_EQUAL(j->addr, 0x104);
+        CU_ASSERT_EQUAL(j->target_addr, 0x10c);
+        CU_ASSERT_EQUAL(j->target_line, 1);
+        CU_ASSERT_EQUAL(j->followed, 3);
+        CU_ASSERT_EQUAL(j->executed, 7);
+        CU_ASSERT(j->conditional);
+        j = ph_jump_at(p, 1);
+        CU_ASSERT_EQUAL(j->executed, 7);
+        CU_ASSERT_EQUAL(j->followed, 3);
+        CU_ASSERT_EQUAL(j->addr, 0x106);
+        CU_ASSERT_EQUAL(j->line, 6);
+        j = ph_jump_at(p, 2);
+        CU_ASSERT(!j->conditional);
+        CU_ASSERT_EQUAL(j->executed, 2);
+        CU_ASSERT_EQUAL(j->addr, 0x108);
+        CU_ASSERT_EQUAL(j->line, 5);
+    }
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 7);
+    ph_profile_free(p);
+
+    /* A new part at each events:/part:/thread: after data; ids stay
+     * file-wide (callgrind --combine-dumps reuses them). */
+    p = read_text("part: 1\nevents: Ir\nfl=(1) a.c\nfn=(1) f\n1 5\n"
+                  "totals: 5\npart: 2\nthread: 3\nevents: Ir\n"
+                  "fl=(1)\nfn=(1)\n1 7\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(ph_part_count(p), 2);
+    CU_ASSERT_EQUAL(ph_func_count(p), 1);
+    CU_ASSERT_EQUAL(ph_totals(p, 0)[0], 5);
+    CU_ASSERT_EQUAL(ph_totals(p, 1)[0], 7);
+    CU_ASSERT_EQUAL(ph_part_at(p, 1)->tid, 3);
+    CU_ASSERT_EQUAL(ph_part_at(p, 1)->kind, PH_PART_THREAD);
+    ph_profile_free(p);
+}
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"events: Ir\nfn=(3)\n", "t.callgrind:2:4: undefined compressed "
+         "function id (3)"},
+        {"10 5\nevents: Ir\n", "t.callgrind:1:1: cost line before "
+         "\"events:\""},
+        {"events: Ir\nfn=f\n1 2 3\n", "t.callgrind:3:5: more costs than "
+         "events (1 event)"},
+        {"events: Ir\nfn=f\ncfn=g\ncalls=1 2\n", "t.callgrind:4:1: "
+         "\"calls=\" at the end of the file, without its position line "
+         "(truncated file?)"},
+        {"", "t.callgrind:1:1: no data (empty file)"},
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ph_input *in;
+        ph_profile *p = read_mem(cases[i].text, strlen(cases[i].text), &in);
+        CU_ASSERT_PTR_NULL(p);
+        CU_ASSERT_PTR_NOT_NULL(ph_input_error(in));
+        if (ph_input_error(in))
+            CU_ASSERT_STRING_EQUAL(ph_input_error(in), cases[i].msg);
+        ph_input_close(in);
+    }
+}
+
+static void test_summary_warning(void)
+{
+    ph_input *in;
+    ph_profile *p = read_mem("events: Ir\nfn=f\n1 5\ntotals: 6\n", 31, &in);
+    uint64_t times;
+
+    CU_ASSERT_PTR_NOT_NULL(p);
+    CU_ASSERT_EQUAL(ph_input_warning_count(in), 1);
+    if (ph_input_warning_count(in) == 1)
+        CU_ASSERT_PTR_NOT_NULL(strstr(ph_input_warning(in, 0, &times),
+                                      "add up to 5"));
+    ph_profile_free(p);
+    ph_input_close(in);
+}
+
+static void test_sniff(void)
+{
+    CU_ASSERT_EQUAL(ph_callgrind_sniff((const unsigned char *)example,
+                                       sizeof example - 1), 100);
+    CU_ASSERT(ph_callgrind_sniff((const unsigned char *)
+                                 "events: Ir\ncalls=1 2\n", 21) >= 80);
+    CU_ASSERT_EQUAL(ph_callgrind_sniff((const unsigned char *)"hello", 5), 0);
+}
+
+static void test_round_trip_example(void)
+{
+    ph_profile *p = read_text(example), *q;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    q = round_trip(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    check_example(q);
+    CU_ASSERT(same_ir(p, q, "example"));
+    ph_profile_free(p);
+    ph_profile_free(q);
+}
+
+/* Every real sample that is a single file (the run's sibling files are
+ * not loaded from memory). */
+static void test_round_trip_samples(void)
+{
+    const char *top = getenv("top_srcdir");
+    char dir[1024], path[2048];
+    DIR *d;
+    struct dirent *de;
+    int n = 0;
+
+    snprintf(dir, sizeof dir, "%s/samples/callgrind", top ? top : ".");
+    d = opendir(dir);
+    if (!d)
+        return;
+    while ((de = readdir(d)) != NULL) {
+        FILE *f;
+        char *buf;
+        long len;
+        ph_profile *p, *q;
+        if (de->d_name[0] == '.' || strstr(de->d_name, ".out") == NULL)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        f = fopen(path, "rb");
+        if (!f)
+            continue;
+        fseek(f, 0, SEEK_END);
+        len = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        buf = malloc((size_t)len + 1);
+        if (len == 0 || fread(buf, 1, (size_t)len, f) != (size_t)len) {
+            free(buf);
+            fclose(f);
+            continue;
+        }
+        fclose(f);
+        p = read_mem(buf, (size_t)len, NULL);
+        CU_ASSERT_PTR_NOT_NULL(p);
+        if (p) {
+            q = round_trip(p);
+            CU_ASSERT_PTR_NOT_NULL(q);
+            if (q) {
+                CU_ASSERT(same_ir(p, q, de->d_name));
+                ph_profile_free(q);
+            }
+            ph_profile_free(p);
+            n++;
+        }
+        free(buf);
+    }
+    closedir(d);
+    CU_ASSERT(n > 0);
+}
+
+void ph_test_register_callgrind(void)
+{
+    CU_pSuite s = CU_add_suite("callgrind", NULL, NULL);
+
+    CU_add_test(s, "notes example table", test_example);
+    CU_add_test(s, "corner cases", test_corner_cases);
+    CU_add_test(s, "errors", test_errors);
+    CU_add_test(s, "summary warning", test_summary_warning);
+    CU_add_test(s, "sniff", test_sniff);
+    CU_add_test(s, "round trip, example", test_round_trip_example);
+    CU_add_test(s, "round trip, samples", test_round_trip_samples);
+}
