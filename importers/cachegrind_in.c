@@ -93,6 +93,17 @@ static size_t parse_count(cg_reader *r, const ph_line *ln, size_t i,
                           int64_t *v)
 {
     char q[64];
+    /* Fast path: up to 18 decimal digits ended by a blank or the line end
+     * (cannot overflow); anything else goes through ph_parse_i64. */
+    const char *s = ln->s;
+    size_t k = i, stop = ln->len - i > 18 ? i + 18 : ln->len;
+    uint64_t acc = 0;
+    while (k < stop && (unsigned char)(s[k] - '0') < 10)
+        acc = acc * 10 + (uint64_t)(s[k++] - '0');
+    if (k > i && (k == ln->len || is_space(s[k]))) {
+        *v = (int64_t)acc;
+        return k;
+    }
     size_t end = token_end(ln->s, ln->len, i);
     if (end == i + 1 && ln->s[i] == '.') {
         *v = 0;
