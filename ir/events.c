@@ -381,6 +381,52 @@ static const ph_expr *find_cycle(const ph_profile *p, const ph_expr *e,
 /* ------------------------------------------------------------------ */
 /* Define and evaluate                                                 */
 
+static int walk_fits(const ph_profile *p, const ph_expr *e);
+
+static void complexity_error(const ph_profile *p, const char *name,
+                             const ph_event *other, int *err_col, char *err,
+                             size_t errsize)
+{
+    if (err_col)
+        *err_col = 1;
+    if (!err || !errsize)
+        return;
+    if (other)
+        snprintf(err, errsize, "formula of %s makes %s too complex to evaluate",
+                 name, ph_str_get(p, other->name));
+    else
+        snprintf(err, errsize, "formula of %s is too complex to evaluate",
+                 name);
+}
+
+/* A redefinition of ev as e must keep ev and every derived event (some may
+ * use ev) within the evaluation limits; on failure the old formula stays. */
+static int check_complexity(ph_profile *p, ph_event *ev, ph_expr *e,
+                            int *err_col, char *err, size_t errsize)
+{
+    ph_expr *old = p->exprs.v[ev->index];
+    const char *name = ph_str_get(p, ev->name);
+    size_t i;
+    p->exprs.v[ev->index] = e;
+    if (!walk_fits(p, e)) {
+        p->exprs.v[ev->index] = old;
+        complexity_error(p, name, NULL, err_col, err, errsize);
+        return 0;
+    }
+    for (i = 0; i < p->events.n; i++) {
+        const ph_event *d = p->events.v[i];
+        if (d == ev || !(d->flags & PH_EV_DERIVED) || !p->exprs.v[i])
+            continue;
+        if (!walk_fits(p, p->exprs.v[i])) {
+            p->exprs.v[ev->index] = old;
+            complexity_error(p, name, d, err_col, err, errsize);
+            return 0;
+        }
+    }
+    p->exprs.v[ev->index] = old;
+    return 1;
+}
+
 static ph_event *define_fail(int *err_col, char *err, size_t errsize,
                              const char *msg)
 {
@@ -444,7 +490,13 @@ ph_event *ph_event_define(ph_profile *p, const char *name,
             }
             return NULL;
         }
+        if (!check_complexity(p, ev, e, err_col, err, errsize))
+            return NULL;
     } else {
+        if (!walk_fits(p, e)) {
+            complexity_error(p, name, NULL, err_col, err, errsize);
+            return NULL;
+        }
         ev = new_event(p, ph_str_intern0(p, name));
         ev->flags |= PH_EV_DERIVED;
     }
@@ -454,42 +506,85 @@ ph_event *ph_event_define(ph_profile *p, const char *name,
     return ev;
 }
 
-static double eval_expr(const ph_profile *p, const ph_expr *e,
-                        const int64_t *costs)
+/* Evaluation walks the tree, through derived events it names.  Limits on
+ * work and depth keep a hostile file (event A2 = A1 + A1, A3 = A2 + A2 ...)
+ * from hanging or overflowing the stack: ph_event_define rejects a formula
+ * whose walk would pass them, so evaluation never does. */
+#define EVAL_MAX_OPS 20000L
+#define EVAL_MAX_DEPTH 1000
+
+typedef struct evalctx {
+    const ph_profile *p;
+    const int64_t *costs;   /* NULL: a trial walk, real events read 0 */
+    long ops;
+    int depth;
+    int over;               /* a limit was passed */
+} evalctx;
+
+static double eval_node(evalctx *c, const ph_expr *e)
 {
-    double a, b;
+    double a, b, r;
+    if (c->over || ++c->ops > EVAL_MAX_OPS || c->depth >= EVAL_MAX_DEPTH) {
+        c->over = 1;
+        return 0;
+    }
+    c->depth++;
     switch (e->op) {
     case EX_NUM:
-        return e->num;
-    case EX_EVENT:
-        return ph_event_eval(p, e->ev, costs);
-    case EX_NEG:
-        return -eval_expr(p, e->a, costs);
-    default:
+        r = e->num;
         break;
-    }
-    a = eval_expr(p, e->a, costs);
-    b = eval_expr(p, e->b, costs);
-    switch (e->op) {
-    case EX_ADD:
-        return a + b;
-    case EX_SUB:
-        return a - b;
-    case EX_MUL:
-        return a * b;
+    case EX_EVENT:
+        if (!(e->ev->flags & PH_EV_DERIVED)) {
+            r = (c->costs && e->ev->slot >= 0) ? (double)c->costs[e->ev->slot]
+                                               : 0;
+        } else {
+            const ph_expr *x = c->p->exprs.v[e->ev->index];
+            r = x ? eval_node(c, x) : 0;
+        }
+        break;
+    case EX_NEG:
+        r = -eval_node(c, e->a);
+        break;
     default:
-        return b == 0 ? 0 : a / b;
+        a = eval_node(c, e->a);
+        b = eval_node(c, e->b);
+        if (e->op == EX_ADD)
+            r = a + b;
+        else if (e->op == EX_SUB)
+            r = a - b;
+        else if (e->op == EX_MUL)
+            r = a * b;
+        else
+            r = b == 0 ? 0 : a / b;
     }
+    c->depth--;
+    return r;
+}
+
+/* Whether evaluating e stays within the limits. */
+static int walk_fits(const ph_profile *p, const ph_expr *e)
+{
+    evalctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    eval_node(&c, e);
+    return !c.over;
 }
 
 double ph_event_eval(const ph_profile *p, const ph_event *ev,
                      const int64_t *costs)
 {
     const ph_expr *e;
+    evalctx c;
     if (!ev)
         return 0;
     if (!(ev->flags & PH_EV_DERIVED))
         return ev->slot >= 0 && costs ? (double)costs[ev->slot] : 0;
     e = (size_t)ev->index < p->exprs.n ? p->exprs.v[ev->index] : NULL;
-    return e ? eval_expr(p, e, costs) : 0;
+    if (!e)
+        return 0;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.costs = costs;
+    return eval_node(&c, e);
 }

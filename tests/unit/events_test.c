@@ -197,6 +197,54 @@ static void test_ratio_of_sums(void)
     ph_profile_free(p);
 }
 
+/* Derived events that double at each step, or chain a thousand deep,
+ * are refused once evaluating them would pass the limits. */
+static void test_complexity(void)
+{
+    ph_profile *p = make_profile();
+    int64_t v[3] = { 1, 2, 3 };
+    char name[16], prev[16], formula[64], err[128], big[400];
+    int col, i, failed_at = -1;
+    ph_event *last = NULL;
+    CU_ASSERT_PTR_NOT_NULL(ph_event_define(p, "A0", "Ir", &col, err, 128));
+    for (i = 1; i < 40 && failed_at < 0; i++) {
+        snprintf(prev, sizeof prev, "A%d", i - 1);
+        snprintf(name, sizeof name, "A%d", i);
+        snprintf(formula, sizeof formula, "%s + %s", prev, prev);
+        if (!ph_event_define(p, name, formula, &col, err, sizeof err))
+            failed_at = i;
+    }
+    CU_ASSERT(failed_at > 8 && failed_at < 20);
+    snprintf(formula, sizeof formula,
+             "formula of A%d is too complex to evaluate", failed_at);
+    CU_ASSERT_STRING_EQUAL(err, formula);
+    /* a redefinition that would make users of an event too complex */
+    CU_ASSERT_PTR_NOT_NULL(ph_event_define(p, "A0", "Dr", &col, err, 128));
+    strcpy(big, "Ir");
+    for (i = 0; i < 60; i++)
+        strcat(big, " + Ir");
+    CU_ASSERT_PTR_NULL(ph_event_define(p, "A0", big, &col, err, sizeof err));
+    CU_ASSERT(strncmp(err, "formula of A0 makes A", 21) == 0);
+    CU_ASSERT_DOUBLE_EQUAL(ph_event_eval(p, ph_event_find(p, "A1"), v), 4,
+                           1e-12);
+    /* a long chain */
+    CU_ASSERT_PTR_NOT_NULL(ph_event_define(p, "C0", "Ir", &col, err, 128));
+    failed_at = -1;
+    for (i = 1; i < 3000 && failed_at < 0; i++) {
+        snprintf(prev, sizeof prev, "C%d", i - 1);
+        snprintf(name, sizeof name, "C%d", i);
+        snprintf(formula, sizeof formula, "%s + 1", prev);
+        last = ph_event_define(p, name, formula, &col, err, sizeof err);
+        if (!last)
+            failed_at = i;
+    }
+    CU_ASSERT(failed_at > 100 && failed_at < 1000);
+    snprintf(name, sizeof name, "C%d", failed_at - 1);
+    CU_ASSERT_DOUBLE_EQUAL(ph_event_eval(p, ph_event_find(p, name), v),
+                           failed_at, 1e-9);
+    ph_profile_free(p);
+}
+
 /* Random formulas from the grammar's characters: each one parses or
  * fails with a column inside the formula (or just past its end). */
 static void test_random_formulas(void)
@@ -243,4 +291,5 @@ void ph_test_register_events(void)
     CU_add_test(s, "cycles and redefinition", test_cycles_and_redefinition);
     CU_add_test(s, "ratio of sums", test_ratio_of_sums);
     CU_add_test(s, "random formulas", test_random_formulas);
+    CU_add_test(s, "too complex formulas", test_complexity);
 }
