@@ -2,7 +2,7 @@
  * files (summed when several, as gprof -s), one line per function and per
  * cycle, in the form tests/e2e/gprof2tsv prints gprof's own -p/-q output,
  * so peer_gmon.sh can compare the two.
- *   usage: gprof_table PROG GMON...
+ *   usage: gprof_table PROG GMON...   (PROG "-": no executable)
  *   fn<TAB>name<TAB>self<TAB>calls<TAB>self_calls<TAB>children<TAB>cycle
  *   cycle<TAB>N<TAB>self<TAB>calls<TAB>self_calls<TAB>children
  * Seconds are printed with two decimals, as gprof prints them.
@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/gprof.h"
 #include "importers/importers.h"
@@ -37,7 +38,8 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    ph_input_set_exe(ins[0], argv[1]);
+    if (strcmp(argv[1], "-") != 0)   /* "-": no executable */
+        ph_input_set_exe(ins[0], argv[1]);
     p = ph_profile_new();
     if (ph_gmon_read_many(ins, (size_t)n, p) != 0) {
         for (int i = 0; i < n; i++)
