@@ -8,6 +8,7 @@
 CG=$SAMPLES/cachegrind/chain.default.out
 CB=$SAMPLES/callgrind/chain.combined.out
 [ -s "$CG" ] && [ -s "$CB" ] || skip "samples missing"
+need_program python3
 export XDG_CONFIG_HOME="$tmp/xdg" HOME="$tmp"
 
 # --define: the column is the argument's, 1-based.
