@@ -33,20 +33,30 @@ void ph_events_free(ph_profile *p)
     ph_vec_free(&p->events);
     ph_vec_free(&p->reals);
     ph_vec_free(&p->exprs);
+    ph_htab_free(&p->eventmap);
 }
 
 /* ------------------------------------------------------------------ */
 /* Table                                                               */
 
-ph_event *ph_event_find(const ph_profile *p, const char *name)
+static ph_event *find_by_handle(const ph_profile *p, ph_str name)
 {
+    uint64_t h = ph_hash_mix(p->seed, name);
+    const ph_htab *t = &p->eventmap;
     size_t i;
-    for (i = 0; i < p->events.n; i++) {
-        ph_event *ev = p->events.v[i];
-        if (strcmp(ph_str_get(p, ev->name), name) == 0)
+    if (!t->v)
+        return NULL;
+    for (i = h & t->mask; t->v[i]; i = (i + 1) & t->mask) {
+        ph_event *ev = t->v[i];
+        if (ev->name == name)
             return ev;
     }
     return NULL;
+}
+
+ph_event *ph_event_find(const ph_profile *p, const char *name)
+{
+    return find_by_handle(p, ph_str_lookup(p, name, strlen(name)));
 }
 
 static ph_event *new_event(ph_profile *p, ph_str name)
@@ -58,19 +68,18 @@ static ph_event *new_event(ph_profile *p, ph_str name)
     ev->index = (int)p->events.n;
     ph_vec_push(&p->events, ev);
     ph_vec_push(&p->exprs, NULL);
+    ph_htab_insert(&p->eventmap, ph_hash_mix(p->seed, name), ev);
     return ev;
 }
 
 ph_event *ph_event_add(ph_profile *p, const char *name)
 {
     ph_str s = ph_str_intern0(p, name);
-    ph_event *ev;
-    size_t i;
-    for (i = 0; i < p->events.n; i++) {
-        ev = p->events.v[i];
-        if (ev->name == s)
-            return ev;
-    }
+    ph_event *ev = find_by_handle(p, s);
+    if (ev)
+        return ev;
+    if (p->events.n >= INT32_MAX)
+        ph_oom();
     ev = new_event(p, s);
     ev->slot = (int)p->reals.n;
     ph_vec_push(&p->reals, ev);

@@ -149,6 +149,7 @@ struct ph_profile {
     ph_vec events;          /* ph_event *, by index */
     ph_vec reals;           /* ph_event *, by slot */
     ph_vec exprs;           /* ph_expr *, by event index (NULL for real) */
+    ph_htab eventmap;       /* ph_event * by name handle */
 
     /* symbols (symbols.c) */
     ph_vec objects, files, funcs;
@@ -184,6 +185,9 @@ struct ph_profile {
 /* The part used when an add function gets part NULL: the first part,
  * created (PH_PART_WHOLE) when the profile has none. */
 ph_part *ph_profile_default_part(ph_profile *p);
+
+/* The handle of a string already interned, 0 if it is not (strtab.c). */
+ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len);
 
 /* Setup and teardown of each file's part of the profile. */
 void ph_strtab_init(ph_profile *p);

@@ -180,7 +180,17 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     if (!file)
         file = f->file;
     b = get_block(p, f, part);
-    need = 32 + n / 7 + 11 * n;   /* worst case of one row */
+    /* room for this row: its head, one mask byte per 7 columns up to the
+     * last nonzero one, at most 10 bytes per nonzero value */
+    hi = 0;
+    need = 32;
+    for (i = 0; i < n; i++) {
+        if (cost[i]) {
+            hi = i + 1;
+            need += 10;
+        }
+    }
+    need += hi / 7;
     c = b->last;
     if (!c || c->cap - c->len < need)
         c = add_chunk(b, need);
@@ -195,9 +205,6 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     }
     b->last_addr = addr;
     b->last_line = line;
-    hi = n;
-    while (hi > 0 && cost[hi - 1] == 0)
-        hi--;
     if (hi == 0) {
         *d++ = 0;
     } else {
@@ -233,15 +240,20 @@ int ph_func_has_rows(const ph_profile *p, const ph_func *f)
 /* Decoding                                                            */
 
 /* Decode the costs of one row at s into v (zeroed by the caller; columns
- * at or beyond nreal are skipped); ADD sums into v instead.  Returns the
- * position after the row. */
+ * at or beyond nreal are skipped); ADD sums into v instead.  *span (when
+ * not NULL) gets a bound on the columns written.  Returns the position
+ * after the row. */
 static inline const unsigned char *
 decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
-             size_t nreal, int add)
+             size_t nreal, int add, int64_t *span)
 {
     size_t col;
     uint64_t x;
+    if (span)
+        *span = 0;
     for (col = 0; s < end; col += 7) {
+        if (span)
+            *span = (int64_t)(col + 7);
         unsigned m = *s++, k;
         for (k = 0; k < 7; k++) {
             if (m & (1u << k)) {
@@ -300,12 +312,16 @@ void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
          * PH_ROW_SCRATCH wide iterators may be live at once. */
         ph_profile *mp = (ph_profile *)p;
         unsigned k = mp->scratch_next++ % PH_ROW_SCRATCH;
-        if (mp->scratch_width[k] < nreal) {
+        if (mp->scratch_width[k] < nreal + 1) {
             mp->scratch[k] = ph_xrealloc(mp->scratch[k],
-                                         nreal * sizeof *mp->scratch[k]);
-            mp->scratch_width[k] = nreal;
+                                         (nreal + 1) * sizeof *mp->scratch[k]);
+            mp->scratch_width[k] = nreal + 1;
         }
         it->wide = mp->scratch[k];
+        /* wide[nreal]: columns the previous row may have set, so that a
+         * narrow row of a wide profile does not clear every column */
+        memset(it->wide, 0, nreal * sizeof *it->wide);
+        it->wide[nreal] = 0;
     }
     start_block(it, find_block(p, f, part, 0));
 }
@@ -346,8 +362,13 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
         it->file = (id && id <= it->p->files.n) ? it->p->files.v[id - 1]
                                                 : NULL;
     }
-    memset(v, 0, nreal * sizeof *v);
-    s = decode_costs(s, end, v, nreal, 0);
+    if (it->wide) {
+        size_t dirty = (size_t)it->wide[nreal];
+        memset(v, 0, (dirty < nreal ? dirty : nreal) * sizeof *v);
+    } else {
+        memset(v, 0, nreal * sizeof *v);
+    }
+    s = decode_costs(s, end, v, nreal, 0, it->wide ? &it->wide[nreal] : NULL);
     it->pos = (size_t)(s - c->data);
     out->addr = it->addr;
     out->line = it->line;
@@ -377,7 +398,7 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
                 s = get_varint(s, end, &v);
                 if (changed)
                     s = get_varint(s, end, &v);
-                s = decode_costs(s, end, acc, nreal, 1);
+                s = decode_costs(s, end, acc, nreal, 1, NULL);
             }
         }
     }

@@ -127,6 +127,21 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     return (ph_str)(p->nstrs - 1);
 }
 
+ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
+{
+    uint32_t h;
+    size_t i;
+    if (len == 0)
+        return 0;
+    h = (uint32_t)ph_hash_bytes(s, len, p->seed);
+    for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
+        const ph_strent *e = &p->strs[p->strslots[i]];
+        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+            return p->strslots[i];
+    }
+    return 0;
+}
+
 ph_str ph_str_intern0(ph_profile *p, const char *s)
 {
     return s ? ph_str_intern(p, s, strlen(s)) : 0;

@@ -194,6 +194,43 @@ static void test_compact(void)
     ph_profile_free(p);
 }
 
+/* A profile of 20000 events whose rows set one column: memory and time
+ * follow the data, not the width. */
+static void test_sparse_wide(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    size_t nev = 20000, i;
+    int64_t *v = calloc(nev, sizeof *v);
+    char name[16];
+    ph_row_iter it;
+    ph_row r;
+    int n = 0, ok = 1;
+    for (i = 0; i < nev; i++) {
+        snprintf(name, sizeof name, "e%zu", i);
+        ph_event_add(p, name);
+    }
+    CU_ASSERT_PTR_EQUAL(ph_event_find(p, "e19999"), ph_event_real(p, 19999));
+    for (i = 0; i < 5000; i++) {
+        v[i % 3 ? 0 : nev - 1] = (int64_t)i + 1;
+        ph_row_add(p, f, NULL, i, 0, NULL, v, nev);
+        v[0] = v[nev - 1] = 0;
+    }
+    ph_row_iter_init(&it, p, f, NULL);
+    while (ph_row_next(&it, &r)) {
+        size_t col = n % 3 ? 0 : nev - 1;
+        ok &= r.cost[col] == n + 1;
+        ok &= r.cost[nev - 1 - col] == 0;
+        n++;
+    }
+    CU_ASSERT(ok);
+    CU_ASSERT_EQUAL(n, 5000);
+    /* rows 0, 3, ..., 4998 put i + 1 in the last column */
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[nev - 1], 4167500);
+    free(v);
+    ph_profile_free(p);
+}
+
 void ph_test_register_rows(void)
 {
     CU_pSuite s = CU_add_suite("rows", NULL, NULL);
@@ -201,4 +238,5 @@ void ph_test_register_rows(void)
     CU_add_test(s, "round trip, wide vectors", test_round_trip_wide);
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
+    CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
 }
