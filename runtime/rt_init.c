@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "runtime/rt_priv.h"
@@ -180,6 +181,22 @@ __attribute__((constructor)) static void rt_start(void)
     rt.fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
     if (rt.fd < 0)
         goto out;
+    {
+        /* Out of the program's way: a high descriptor, and remember the
+         * file so that a program closing it (daemons close every fd) and
+         * reusing the number never gets our chunks in its own file. */
+        int high = fcntl(rt.fd, F_DUPFD_CLOEXEC, 700);
+        struct stat st;
+
+        if (high >= 0) {
+            close(rt.fd);
+            rt.fd = high;
+        }
+        if (fstat(rt.fd, &st) == 0) {
+            rt.fd_dev = (uint64_t)st.st_dev;
+            rt.fd_ino = (uint64_t)st.st_ino;
+        }
+    }
     rt.pid = (uint32_t)getpid();
     rt.instance = rt_now();
     setup_api();

@@ -55,6 +55,7 @@ typedef struct rt_thread {
 typedef struct rt_state {
     int active;                     /* an experiment is being recorded */
     int fd;                         /* experiment file, O_APPEND */
+    uint64_t fd_dev, fd_ino;        /* what fd must still be */
     uint32_t experiment;
     uint32_t pid;
     uint64_t instance;              /* this image's id: start time ns */
