@@ -84,20 +84,29 @@ if command -v callgrind_annotate >/dev/null 2>&1 &&
         if ! "$PROFHUB" convert --exe "$d/prog" "$g" -o "$tmp/cg.out" -t callgrind 2>"$tmp/err"; then
             echo "FAIL $name: convert to callgrind"; cat "$tmp/err"; failed=$((failed + 1)); continue
         fi
-        callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null |
-            awk '/^-+$/ {sec++; next} sec >= 3 && $1 ~ /^[0-9,]+$/ && NF >= 2 {
-                     v = $1; gsub(",", "", v); $1 = ""; sub(/^ +/, "");
-                     sub(/ \(.*\)$/, ""); n = $0; sub(/^[^:]*:/, "", n);
-                     if (v > 0) print n "\t" v }' | sort >"$tmp/cga"
+        callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null >"$tmp/cga.txt"
+        python3 - "$tmp/cga.txt" >"$tmp/cga" <<'EOF'
+import re, sys
+# "56 (81.16%)  samples/src/recursion.c:mix [prog]"
+line = re.compile(r'^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?) \[[^]]*\]\s*$')
+for l in open(sys.argv[1]):
+    m = line.match(l)
+    if m and not m.group(2).startswith('PROGRAM TOTALS'):
+        v = int(m.group(1).replace(',', ''))
+        if v:
+            print('%s\t%d' % (m.group(2).partition(':')[2], v))
+EOF
+        sort "$tmp/cga" -o "$tmp/cga"
         "$PROFHUB" summary --exe "$d/prog" -n 0 -f csv "$g" 2>/dev/null >"$tmp/sum.csv"
         python3 - "$tmp/sum.csv" >"$tmp/ours" <<'EOF'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 head = rows[0]
-fi = head.index('function')
+fi = head.index('name') if 'name' in head else head.index('function')
 si = next(i for i, h in enumerate(head) if h.startswith('self'))
 for r in rows[1:]:
-    if len(r) > max(fi, si) and r[si] not in ('', '0'):
+    if (len(r) > max(fi, si) and not r[fi].startswith('<cycle')
+            and r[si] not in ('', '0')):
         print('%s\t%s' % (r[fi], r[si]))
 EOF
         sort "$tmp/ours" -o "$tmp/ours"
