@@ -121,5 +121,40 @@ for sample in "$PEERS"/*.out*; do
         failed=$((failed + 1))
     fi
 done
-echo "$checked samples checked, $failed failed"
+# A run's several files (--separate-threads: BASE-01 ...; dumps: BASE.1 ...)
+# given by their base name load as parts of one profile: its per-function
+# self costs equal the sum of what callgrind_annotate prints per file.
+runs=0
+for base in "$PEERS"/*.out; do
+    b=$(basename "$base")
+    re=$(printf '%s' "$b" | sed 's/[.[\*^$]/\\&/g')
+    files=$(cd "$PEERS" && ls | grep -E "^$re(\.[0-9]+)?(-[0-9]+)?\$")
+    [ "$(echo "$files" | wc -l)" -gt 1 ] || continue
+    runs=$((runs + 1))
+    d=$tmp/run.$b
+    mkdir "$d"
+    ok=1 nf=0
+    for one in $files; do
+        [ -s "$PEERS/$one" ] || continue
+        nf=$((nf + 1))
+        annotate "$PEERS/$one" self "$d/peer.$one" || ok=0
+        cat "$d/peer.$one" >>"$d/peer.all"
+    done
+    if [ $ok = 1 ] && "$IRFACTS" "$base" >"$d/facts" 2>"$d/facts.err"; then
+        $A2T facts <"$d/facts" >"$d/ours"
+        $A2T compare self-nototal "$d/peer.all" "$d/ours" >"$d/cmp" || ok=0
+        np=$(awk '$1 == "parts" { print $2 }' "$d/facts")
+    else
+        cat "$d/facts.err" 2>/dev/null
+        ok=0
+    fi
+    if [ $ok = 1 ]; then
+        echo "ok   run $b: $nf files, $np parts, per-function self = sum of the peer's"
+    else
+        echo "FAIL run $b"
+        [ -f "$d/cmp" ] && grep -v 'compared' "$d/cmp" | head -20
+        failed=$((failed + 1))
+    fi
+done
+echo "$checked samples checked, $runs runs of several files, $failed failed"
 [ $failed = 0 ]
