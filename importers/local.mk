@@ -32,7 +32,7 @@ libph_la_SOURCES += importers/callgrind_priv.h importers/callgrind_scan.c \
 	importers/callgrind_files.c
 # native: profhub record's experiments (runtime/FORMAT.md), symbolised.
 libph_la_SOURCES += importers/native.h importers/native_in.c \
-	importers/native_sym.c runtime/expfmt.h
+	importers/native_sym.c importers/native_dwarf.c runtime/expfmt.h
 # gmon: gprof's gmon.out, with the executable's symbols and lines.
 libph_la_SOURCES += importers/gmon_priv.h importers/gmon_in.c \
 	importers/gmon_syms.c importers/gmon_model.c

@@ -24,6 +24,51 @@ typedef struct ph_nframe {
 
 #define PH_NSYM_MAX_FRAMES 8
 
+/* ------------------------------------------------------------------ */
+/* Per-object tables, shared by native_sym.c (ELF, lookups) and        */
+/* native_dwarf.c (lines, inlined subroutines).                        */
+
+typedef struct ph_nfsym {
+    uint64_t addr, size;
+    char *name;
+} ph_nfsym;
+
+typedef struct ph_nrow {
+    uint64_t addr;
+    uint32_t line;      /* 0: end of a sequence (a gap) */
+    ph_file *file;
+} ph_nrow;
+
+typedef struct ph_ninl {
+    uint64_t lo, hi;
+    uint32_t depth;
+    ph_str name;
+    ph_file *call_file;
+    uint32_t call_line;
+} ph_ninl;
+
+typedef struct ph_nseg {
+    uint64_t off, vaddr, filesz;
+} ph_nseg;
+
+typedef struct ph_nobj {
+    char *path;
+    ph_object *obj;
+    ph_nfsym *syms;
+    size_t nsyms;
+    ph_nrow *rows;
+    size_t nrows, caprows;
+    ph_ninl *inls;
+    size_t ninls, capinls;
+    ph_nseg *segs;
+    size_t nsegs;
+    struct ph_nobj *next;
+} ph_nobj;
+
+/* Read the DWARF line table and inlined subroutines of eo->path into
+ * eo->rows (sorted) and eo->inls; nothing when the file has no DWARF. */
+void ph_nsym_load_dwarf(ph_profile *p, ph_nobj *eo);
+
 ph_nsym *ph_nsym_new(ph_profile *p);
 void ph_nsym_free(ph_nsym *s);
 
