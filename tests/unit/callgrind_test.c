@@ -4,7 +4,8 @@
  * missing costs, names defined in cfn=/cfi=, both jcnd= forms, several
  * parts); errors; and round trips read -> write -> read compared
  * structurally (functions, rows per position, calls, jumps, parts,
- * events), on the example and on every real sample in samples/callgrind. */
+ * events), on the example and on every real sample in samples/callgrind;
+ * and a run's thread and dump files loaded as parts. */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
@@ -533,6 +534,79 @@ static void test_round_trip_samples(void)
     CU_ASSERT(n > 0);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A run's files: the 0-byte base that --separate-threads=yes leaves, two
+ * threads and one earlier dump, loaded as parts in the documented order
+ * (dumps by number, then the final dump; threads by number). */
+static void test_run_files(void)
+{
+    char dir[] = "/tmp/callgrind_run.XXXXXX", base[1024], err[256];
+    static const char *names[] = {"cg.out", "cg.out-02", "cg.out-01",
+                                  "cg.out.1-02", "cg.out.x", "other.out-01"};
+    ph_input *in;
+    ph_profile *p;
+    size_t i;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    write_file(dir, "cg.out", "");
+    write_file(dir, "cg.out-02", "part: 2\nthread: 2\nevents: Ir\n"
+               "fn=f\n1 20\n");
+    write_file(dir, "cg.out-01", "part: 2\nthread: 1\nevents: Ir\n"
+               "fn=f\n1 10\n");
+    write_file(dir, "cg.out.1-02", "part: 1\nthread: 2\nevents: Ir\n"
+               "fn=f\n1 5\n");
+    write_file(dir, "cg.out.x", "not a sibling");
+    write_file(dir, "other.out-01", "not a sibling");
+    snprintf(base, sizeof base, "%s/cg.out", dir);
+    in = ph_input_open(base, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    p = ph_profile_new();
+    CU_ASSERT_EQUAL(ph_callgrind_read(in, p), 0);
+    CU_ASSERT_EQUAL_FATAL(ph_part_count(p), 3);
+    CU_ASSERT_EQUAL(ph_totals(p, 0)[0], 5);
+    CU_ASSERT_EQUAL(ph_totals(p, 1)[0], 10);
+    CU_ASSERT_EQUAL(ph_totals(p, 2)[0], 20);
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, ph_part_at(p, 0)->name),
+                           "cg.out.1-02");
+    CU_ASSERT_EQUAL(ph_part_at(p, 1)->tid, 1);
+    CU_ASSERT_EQUAL(ph_part_at(p, 2)->kind, PH_PART_THREAD);
+    ph_profile_free(p);
+    ph_input_close(in);
+
+    /* Without siblings, the empty file is "no data". */
+    snprintf(base, sizeof base, "%s/lone.out", dir);
+    write_file(dir, "lone.out", "");
+    in = ph_input_open(base, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    p = ph_profile_new();
+    CU_ASSERT_EQUAL(ph_callgrind_read(in, p), -1);
+    CU_ASSERT_PTR_NOT_NULL(ph_input_error(in));
+    if (ph_input_error(in))
+        CU_ASSERT_PTR_NOT_NULL(strstr(ph_input_error(in), "no data"));
+    ph_profile_free(p);
+    ph_input_close(in);
+
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(base, sizeof base, "%s/%s", dir, names[i]);
+        unlink(base);
+    }
+    snprintf(base, sizeof base, "%s/lone.out", dir);
+    unlink(base);
+    rmdir(dir);
+}
+
 void ph_test_register_callgrind(void)
 {
     CU_pSuite s = CU_add_suite("callgrind", NULL, NULL);
@@ -544,4 +618,5 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "sniff", test_sniff);
     CU_add_test(s, "round trip, example", test_round_trip_example);
     CU_add_test(s, "round trip, samples", test_round_trip_samples);
+    CU_add_test(s, "a run's files as parts", test_run_files);
 }
