@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gprof.h"
 #include "cgview/report.h"
 
 static const char usage_fmt[] =
@@ -466,6 +467,64 @@ static int choose_event(ph_report *r, const options *o)
     return 0;
 }
 
+/* Flat data whose calls carry no cost (gmon.out's arcs): inclusive cost
+ * is gprof's, self plus the children time propagated from callees in
+ * proportion to calls (analysis/gprof_prop.c), per real event. */
+static int calls_have_costs(ph_profile *p)
+{
+    size_t i, n = ph_call_count(p);
+
+    for (i = 0; i < n; i++)
+        if (ph_call_at(p, i)->incl)
+            return 1;
+    return n == 0;
+}
+
+static uint32_t gprof_cycle_of(const ph_table *t, const ph_gprof *g,
+                               uint32_t k)
+{
+    size_t cnt;
+    ph_func *const *m = t->cycles ? ph_cycles_members(t->cycles, k, &cnt)
+                                  : NULL;
+    const ph_gprof_fn *fn = m && cnt ? ph_gprof_find(g, m[0]) : NULL;
+    return fn ? fn->cycle : 0;
+}
+
+static void apply_gprof(ph_report *r)
+{
+    ph_table *t = r->table;
+    size_t s, i, c;
+
+    if (r->topts.group != PH_GROUP_FUNCTION || calls_have_costs(r->p))
+        return;
+    for (s = 0; s < t->nreal; s++) {
+        const ph_event *ev = ph_event_real(r->p, s);
+        double scale = ev->scale != 0 ? ev->scale : 1.0;
+        ph_gprof *g = ph_gprof_compute(r->p, ev, r->topts.part);
+        for (i = 0; i < t->count; i++) {
+            ph_entry *e = &t->entries[i];
+            double v = -1;
+            if (e->is_cycle) {
+                uint32_t num = gprof_cycle_of(t, g, e->cycle);
+                for (c = 0; num && c < ph_gprof_ncycles(g); c++) {
+                    const ph_gprof_cycle *cy = ph_gprof_cycle_at(g, c);
+                    if (cy->number == num)
+                        v = cy->self + cy->children;
+                }
+            } else if (e->func) {
+                const ph_gprof_fn *fn = ph_gprof_find(g, e->func);
+                if (fn)
+                    v = fn->self + fn->children;
+            }
+            if (v >= 0) {
+                e->incl[s] = llround(v / scale);
+                e->has_incl = 1;
+            }
+        }
+        ph_gprof_free(g);
+    }
+}
+
 /* Entries the report shows: the first top ones above the threshold. */
 static size_t count_shown(const ph_report *r)
 {
@@ -514,6 +573,7 @@ int ph_cmd_summary(int argc, char **argv)
     if (select_part(&r, &o) < 0 || choose_event(&r, &o) < 0)
         goto out;
     r.table = ph_table_build(r.p, &r.topts);
+    apply_gprof(&r);
     ph_table_sort(r.table, r.ev, r.sort);
     r.shown = count_shown(&r);
     switch (r.view) {
