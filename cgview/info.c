@@ -42,6 +42,26 @@ static void json_number(double v)
     fputs(ph_cli_number(buf, v, 0), stdout);
 }
 
+/* ", "totals": {"EV": N, ...}" of real additive events. */
+static void print_json_totals(ph_profile *p, const int64_t *tot)
+{
+    size_t i, n = ph_event_count(p);
+    int first = 1;
+
+    fputs(", \"totals\": {", stdout);
+    for (i = 0; i < n; i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        if (ev->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED))
+            continue;
+        fputs(first ? "" : ", ", stdout);
+        ph_cli_json_string(stdout, ph_str_get(p, ev->name));
+        fputs(": ", stdout);
+        json_number(ph_event_eval(p, ev, tot));
+        first = 0;
+    }
+    putchar('}');
+}
+
 static void print_json(ph_profile *p, const char *path)
 {
     const int64_t *tot = ph_totals(p, PH_ALL_PARTS);
@@ -78,6 +98,7 @@ static void print_json(ph_profile *p, const char *path)
             ph_cli_json_string(stdout, ph_str_get(p, pt->name));
         else
             fputs("null", stdout);
+        print_json_totals(p, ph_totals(p, (int)i));
         putchar('}');
     }
     puts(n ? "\n  ]," : "],");
@@ -120,23 +141,34 @@ static void print_json(ph_profile *p, const char *path)
     puts("}");
 }
 
-static void print_parts_text(const ph_profile *p)
+/* One line per part when there are several: kind, numbers, label, and
+ * the part's total of the first events. */
+static void print_parts_text(ph_profile *p)
 {
-    size_t i, n = ph_part_count(p);
+    size_t i, j, n = ph_part_count(p), nev = ph_event_count(p);
+    char buf[40];
 
     printf("parts:        %zu\n", n);
     for (i = 0; i < n && n > 1; i++) {
         const ph_part *pt = ph_part_at(p, i);
+        const int64_t *tot = ph_totals(p, (int)i);
         printf("  %-4" PRIu32 " %s", pt->index + 1,
                ph_cli_part_kind(pt->kind));
         if (pt->number >= 0)
-            printf(" %" PRId64, pt->number);
+            printf(" part %" PRId64, pt->number);
         if (pt->pid >= 0)
             printf(" pid %" PRId64, pt->pid);
         if (pt->tid >= 0)
             printf(" tid %" PRId64, pt->tid);
         if (pt->name)
             printf(" \"%s\"", ph_str_get(p, pt->name));
+        for (j = 0; j < nev && j < 4; j++) {
+            const ph_event *ev = ph_event_at(p, j);
+            if (ev->flags & PH_EV_NONADDITIVE)
+                continue;
+            printf("  %s %s", ph_str_get(p, ev->name),
+                   ph_cli_number(buf, ph_event_eval(p, ev, tot), 1));
+        }
         putchar('\n');
     }
 }
