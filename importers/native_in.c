@@ -296,6 +296,7 @@ static tstate *get_thread(reader *r, const proc *pr, uint32_t tid)
 {
     tstate *t;
     char name[200];
+    unsigned image = 0;
 
     for (size_t i = 0; i < r->nthreads; i++)
         if (r->threads[i]->pr == pr && r->threads[i]->tid == tid)
@@ -310,7 +311,14 @@ static tstate *get_thread(reader *r, const proc *pr, uint32_t tid)
     t->part->pid = pr->pid;
     t->part->tid = tid;
     t->part->number = (int64_t)t->part->index;
-    snprintf(name, sizeof name, "%s pid %u tid %u", pr->exe, pr->pid, tid);
+    for (const proc *q = r->procs; q < pr; q++)   /* earlier exec images */
+        image += q->pid == pr->pid && q->ppid == pr->ppid;
+    if (image)
+        snprintf(name, sizeof name, "%s pid %u tid %u (after exec %u)",
+                 pr->exe, pr->pid, tid, image);
+    else
+        snprintf(name, sizeof name, "%s pid %u tid %u", pr->exe, pr->pid,
+                 tid);
     t->part->name = ph_str_intern0(r->p, name);
     return t;
 }
