@@ -145,4 +145,16 @@ tb = {e["name"]: e["total"] for e in b["events"] if not e["derived"]}
 sys.exit(0 if ta == tb else 1)
 EOF2
 
+# --- what a format cannot hold is said once per kind, with a count ---
+stacks=$(ls "$SAMPLES"/pprof/*.pb.gz 2>/dev/null | head -1)
+if [ -n "$stacks" ] && grep -q '"name": "cachegrind".*"write": true' "$tmp/formats.json"; then
+    expect_status 0 "$PROFHUB" convert "$stacks" -o "$tmp/flat.cachegrind"
+    grep -Eq '^profhub: warning: cachegrind: dropped [0-9]+ ' "$tmp/err" \
+        || { fail "pprof -> cachegrind: no drop warning"; show_output; }
+    grep -v '^profhub: warning: cachegrind: dropped [0-9][0-9]* ' "$tmp/err" \
+        | grep . && fail "pprof -> cachegrind: other lines on stderr"
+    [ "$(sed 's/dropped [0-9]*//' "$tmp/err" | sort | uniq -d)" = "" ] \
+        || fail "pprof -> cachegrind: a kind of drop is said twice"
+fi
+
 finish
