@@ -62,6 +62,9 @@ static char *dup_string(const char *s)
 }
 
 static char *format_message(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+static char *format_message(const char *fmt, va_list ap)
 {
     va_list aq;
     int n;

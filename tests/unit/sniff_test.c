@@ -49,7 +49,7 @@ static void test_foreign_data(void)
 {
     static const char *foreign[] = {
         "", "\n", "hello, world\n", "#!/bin/sh\necho hi\n",
-        "\x7f" "ELF\x02\x01\x01", "{\"json\": true}\n",
+        "\177ELF\002\001\001", "{\"json\": true}\n",
     };
     size_t i, n, k, ni = ph_importer_count();
 
