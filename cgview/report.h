@@ -36,6 +36,7 @@ typedef struct ph_report {
     double threshold;        /* percent of the total; 0 = none */
     ph_table_opts topts;     /* group, part, cycles, focus, ignore */
     ph_table *table;         /* built and sorted by summary.c */
+    size_t listed;           /* entries worth listing (text: nonzero) */
     size_t shown;            /* entries of table the report shows */
 } ph_report;
 

@@ -154,7 +154,7 @@ static int print_text(ph_report *r)
     c = measure(r);
     printf("\n%s by %s%s%s (%zu of %zu", group_name(r->topts.group),
            by[r->sort], r->sort == PH_SORT_CALLS ? "" : " ",
-           r->sort == PH_SORT_CALLS ? "" : evname, r->shown, t->count);
+           r->sort == PH_SORT_CALLS ? "" : evname, r->shown, r->listed);
     if (r->threshold > 0)
         printf(", threshold %g%%", r->threshold);
     printf("):\n");

@@ -15,10 +15,11 @@
 #include "cgview/report.h"
 
 static const char usage_fmt[] =
-    "Usage: %s [OPTIONS] FILE\n"
+    "Usage: %s [OPTIONS] FILE...\n"
     "\n"
     "Summarise a profile: command, parts, every event with its total, then\n"
     "the costliest functions with inclusive and self cost and calls.\n"
+    "Several FILEs are read as the parts of one profile.\n"
     "\n"
     "What to show:\n"
     "  -e, --event EV         show and sort by event EV (real or derived)\n"
@@ -89,6 +90,9 @@ typedef struct options {
     int has_thread;
     const char *focus, *ignore;
     regex_t focus_re, ignore_re;
+    char **more;             /* FILEs after the first: merged as parts */
+    size_t nmore;
+    char label[512];
 } options;
 
 /* ------------------------------------------------------------------ */
@@ -371,9 +375,6 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
     }
     if (optind >= argc)
         return ph_cli_usage_error(cmd, "missing FILE"), -1;
-    if (optind + 1 < argc)
-        return ph_cli_usage_error(cmd, "unexpected argument \"%s\"",
-                                  argv[optind + 1]), -1;
     if (o->part && o->has_thread)
         return ph_cli_usage_error(cmd, "--part and --thread exclude each "
                                   "other"), -1;
@@ -389,11 +390,37 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
     if (o->ignore)
         r->topts.ignore = &o->ignore_re;
     r->path = argv[optind];
+    o->more = argv + optind + 1;
+    o->nmore = (size_t)(argc - optind - 1);
     return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* After loading                                                       */
+
+/* Every FILE after the first is loaded and merged into the first, each of
+ * its parts a new part (events matched by name). */
+static int load_more(ph_report *r, options *o)
+{
+    ph_merge_opts mo;
+    size_t i;
+
+    if (!o->nmore)
+        return 0;
+    memset(&mo, 0, sizeof mo);
+    mo.scale = 1;
+    for (i = 0; i < o->nmore; i++) {
+        ph_profile *q = ph_cli_load(o->more[i], o->from, o->exe);
+        if (!q)
+            return -1;
+        ph_merge_into(r->p, q, &mo);
+        ph_profile_free(q);
+    }
+    snprintf(o->label, sizeof o->label, "%s (+%zu more)", r->path,
+             o->nmore);
+    r->path = o->label;
+    return 0;
+}
 
 static int select_part(ph_report *r, const options *o)
 {
@@ -457,10 +484,23 @@ static int choose_event(ph_report *r, const options *o)
         }
         return 0;
     }
+    /* pprof's default: the profile's default_sample_type, else its last
+     * sample type (go tool pprof's choice); elsewhere the first event. */
+    if (ph_meta_get(p, "default_sample_type"))
+        r->ev = ph_event_find(p, ph_meta_get(p, "default_sample_type"));
     for (i = 0; i < n && !r->ev; i++) {
         const ph_event *e = ph_event_at(p, i);
         if (!(e->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED)))
             r->ev = e;
+    }
+    if (r->ev && ph_profile_format(p) &&
+        strcmp(ph_profile_format(p), "pprof") == 0 &&
+        !ph_meta_get(p, "default_sample_type")) {
+        for (i = 0; i < n; i++) {
+            const ph_event *e = ph_event_at(p, i);
+            if (!(e->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED)))
+                r->ev = e;
+        }
     }
     if (!r->ev && n)
         r->ev = ph_event_at(p, 0);
@@ -525,11 +565,38 @@ static void apply_gprof(ph_report *r)
     }
 }
 
+/* Text reports are about one event: entries where it is zero (self,
+ * inclusive and calls) move to the end, kept in order, and are not
+ * listed.  Machine formats keep every entry (they carry every event). */
+static void move_zeros_last(ph_report *r)
+{
+    ph_table *t = r->table;
+    ph_entry *tmp;
+    size_t i, k = 0, z = 0;
+
+    r->listed = t->count;
+    if (r->fmt != PH_REPORT_TEXT || !r->ev || t->count == 0)
+        return;
+    tmp = ph_xmalloc(t->count * sizeof *tmp);
+    for (i = 0; i < t->count; i++) {
+        const ph_entry *e = &t->entries[i];
+        if (ph_entry_value(t, e, r->ev, 0) != 0 ||
+            (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
+            (r->sort == PH_SORT_CALLS && e->calls))
+            t->entries[k++] = *e;
+        else
+            tmp[z++] = *e;
+    }
+    memcpy(t->entries + k, tmp, z * sizeof *tmp);
+    free(tmp);
+    r->listed = k;
+}
+
 /* Entries the report shows: the first top ones above the threshold. */
 static size_t count_shown(const ph_report *r)
 {
     const ph_table *t = r->table;
-    size_t i, n = t->count;
+    size_t i, n = r->listed;
 
     if (r->top && r->top < n)
         n = r->top;
@@ -562,7 +629,7 @@ int ph_cmd_summary(int argc, char **argv)
         goto out;
     }
     r.p = ph_cli_load(r.path, o.from, o.exe);
-    if (!r.p) {
+    if (!r.p || load_more(&r, &o) < 0) {
         rc = PH_EXIT_BAD;
         goto out;
     }
@@ -575,6 +642,7 @@ int ph_cmd_summary(int argc, char **argv)
     r.table = ph_table_build(r.p, &r.topts);
     apply_gprof(&r);
     ph_table_sort(r.table, r.ev, r.sort);
+    move_zeros_last(&r);
     r.shown = count_shown(&r);
     switch (r.view) {
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
