@@ -188,6 +188,11 @@ static int inflate_all(const unsigned char *src, size_t len,
         return -1;
     }
     inflateEnd(&zs);
+    if (used < cap) {   /* give back the unused tail of the last doubling */
+        unsigned char *shrunk = realloc(buf, used ? used : 1);
+        if (shrunk)
+            buf = shrunk;
+    }
     *out = buf;
     *outlen = used;
     return 0;
