@@ -20,8 +20,9 @@ extern "C" {
 #endif
 
 /* Profile metadata key under which the gmon importer keeps gprof's own
- * per-function histogram credit ("ID:TICKS ..."; gprof truncates bin bounds
- * to 2-byte units, so its credits differ slightly from whole ticks). */
+ * per-function histogram credit, "ID:CREDIT:TICKS ..." (gprof truncates
+ * bin bounds to 2-byte units, so its credits differ slightly from whole
+ * ticks; TICKS guards against a profile changed since it was read). */
 #define PH_GPROF_CREDIT_KEY "gmon.gprof_credit"
 
 typedef struct ph_gprof_fn {

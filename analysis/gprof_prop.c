@@ -56,27 +56,43 @@ static int cmp_raw(const void *x, const void *y)
 /* ------------------------------------------------------------------ */
 /* Inputs                                                              */
 
-/* gprof's own histogram credits kept by the gmon importer, if any. */
+/* gprof's own histogram credits kept by the gmon importer, if any:
+ * "ID:CREDIT:TICKS ...".  They are used only while every listed function
+ * still has the ticks it had when read (a merged or edited profile falls
+ * back to whole ticks); functions without a credit get no time, as in
+ * gprof (its symbol ranges reach the next symbol). */
 static int load_credits(ph_profile *p, node *nodes, size_t n)
 {
     const char *s = ph_meta_get(p, PH_GPROF_CREDIT_KEY);
+    double *credit;
+    int ok = 1;
+
     if (!s)
         return 0;
-    for (size_t i = 0; i < n; i++)   /* no credit: no time, as in gprof */
-        nodes[i].self = 0;
-    while (*s) {
+    credit = ph_xcalloc(n ? n : 1, sizeof *credit);
+    while (*s && ok) {
         char *end;
         unsigned long id = strtoul(s, &end, 10);
+        double v, ticks;
         if (end == s || *end != ':')
-            break;
-        double v = strtod(end + 1, &end);
-        if (id >= 1 && id <= n)
-            nodes[id - 1].self = v;
+            ok = 0;
+        v = ok ? strtod(end + 1, &end) : 0;
+        if (ok && *end != ':')
+            ok = 0;
+        ticks = ok ? strtod(end + 1, &end) : 0;
+        if (ok && (id < 1 || id > n || nodes[id - 1].self != ticks))
+            ok = 0;
+        if (ok)
+            credit[id - 1] = v;
         s = end;
         while (*s == ' ')
             s++;
     }
-    return 1;
+    if (ok)
+        for (size_t i = 0; i < n; i++)
+            nodes[i].self = credit[i];
+    free(credit);
+    return ok;
 }
 
 static double self_of(ph_profile *p, const ph_func *f, const ph_event *ev,

@@ -352,7 +352,8 @@ static void add_bbs(model *m)
     }
 }
 
-/* Keep gprof's credits for analysis/gprof_prop.c. */
+/* Keep gprof's credits for analysis/gprof_prop.c, each with the function's
+ * whole ticks so a profile changed later (merged, scaled) is noticed. */
 static void keep_credits(model *m)
 {
     size_t cap = 64, len = 0;
@@ -364,8 +365,11 @@ static void keep_credits(model *m)
         int w;
         if (m->credit[k] == 0)
             continue;
-        w = snprintf(item, sizeof item, "%s%u:%.17g", len ? " " : "",
-                     func_of_sym(m, k)->id, m->credit[k]);
+        const ph_func *f = func_of_sym(m, k);
+        w = snprintf(item, sizeof item, "%s%u:%.17g:%lld", len ? " " : "",
+                     f->id, m->credit[k],
+                     (long long)ph_func_self(m->p, f, PH_ALL_PARTS)
+                         [m->cpu_slot]);
         if (len + (size_t)w + 1 > cap) {
             cap = 2 * (len + (size_t)w + 1);
             buf = ph_xrealloc(buf, cap);
