@@ -69,6 +69,12 @@ typedef struct ph_nobj {
  * eo->rows (sorted) and eo->inls; nothing when the file has no DWARF. */
 void ph_nsym_load_dwarf(ph_profile *p, ph_nobj *eo);
 
+/* The inlined subroutine at nesting depth (1 = inlined into a real
+ * function) whose range holds va, or NULL.  eo->inls is sorted by (depth,
+ * lo): a binary search per depth. */
+const ph_ninl *ph_nsym_find_inline(const ph_nobj *eo, uint32_t depth,
+                                   uint64_t va);
+
 ph_nsym *ph_nsym_new(ph_profile *p);
 void ph_nsym_free(ph_nsym *s);
 

@@ -279,6 +279,43 @@ static void walk_dies(ph_profile *p, ph_nobj *eo, const cuinfo *cu,
     }
 }
 
+static int cmp_inl(const void *a, const void *b)
+{
+    const ph_ninl *x = a, *y = b;
+
+    if (x->depth != y->depth)
+        return x->depth < y->depth ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return 0;
+}
+
+const ph_ninl *ph_nsym_find_inline(const ph_nobj *eo, uint32_t depth,
+                                   uint64_t va)
+{
+    size_t lo = 0, hi = eo->ninls;
+
+    while (lo < hi) {   /* first entry not before (depth, va] */
+        size_t mid = lo + (hi - lo) / 2;
+        const ph_ninl *m = &eo->inls[mid];
+
+        if (m->depth < depth || (m->depth == depth && m->lo <= va))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* ranges of one depth rarely overlap; look back a few for safety */
+    for (size_t k = lo; k-- > 0 && lo - k <= 4;) {
+        const ph_ninl *in = &eo->inls[k];
+
+        if (in->depth != depth)
+            break;
+        if (va >= in->lo && va < in->hi)
+            return in;
+    }
+    return NULL;
+}
+
 static int cmp_row(const void *a, const void *b)
 {
     const ph_nrow *x = a, *y = b;
@@ -336,4 +373,6 @@ void ph_nsym_load_dwarf(ph_profile *p, ph_nobj *eo)
     dwarf_finish(dbg, &err);
     if (eo->nrows)
         qsort(eo->rows, eo->nrows, sizeof *eo->rows, cmp_row);
+    if (eo->ninls)
+        qsort(eo->inls, eo->ninls, sizeof *eo->inls, cmp_inl);
 }

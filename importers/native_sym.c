@@ -361,15 +361,10 @@ static size_t resolve_uncached(ph_nsym *s, uint64_t instance,
     for (uint32_t depth = 1; nchain + 1 < PH_NSYM_MAX_FRAMES; depth++) {
         const ph_ninl *best = NULL;
 
-        for (size_t i = 0; i < m->eo->ninls; i++) {
-            const ph_ninl *in = &m->eo->inls[i];
+        const ph_ninl *in = ph_nsym_find_inline(m->eo, depth, va);
 
-            if (in->depth == depth && va >= in->lo && va < in->hi &&
-                in->lo >= sy->addr) {
-                best = in;
-                break;
-            }
-        }
+        if (in && in->lo >= sy->addr)
+            best = in;
         if (!best)
             break;
         chain[nchain++] = best;
