@@ -117,7 +117,7 @@ typedef struct ph_agg ph_agg;         /* aggregate.c */
 
 /* Per-function side table, indexed by id - 1. */
 typedef struct ph_funcx {
-    ph_rowblock **blocks;   /* per part index; NULL when no rows */
+    ph_rowblock **blocks;   /* blocks with rows, sorted by part index */
     uint32_t nblocks;
     ph_call *out_tail;      /* last of f->calls_out (append order) */
     ph_call *in_tail;       /* last of f->calls_in */
@@ -178,6 +178,8 @@ struct ph_profile {
 
     /* aggregates (aggregate.c) */
     ph_agg **agg;           /* per selection: 0 = all parts, i+1 = part i */
+    int64_t *part_totals;   /* nparts x nreal, filled in one pass */
+    uint64_t part_totals_gen;
     size_t nagg;
     uint64_t generation;    /* bumped by ph_profile_invalidate */
 };
@@ -207,5 +209,7 @@ int ph_func_has_rows(const ph_profile *p, const ph_func *f);
  * acc, nreal values (rows.c). */
 void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
                  int64_t *acc);
+/* Add every row of f to table, nparts x nreal values, at its part's row. */
+void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table);
 
 #endif /* PH_IR_PRIV_H */

@@ -55,8 +55,6 @@ void ph_rows_free(ph_profile *p)
         for (j = 0; j < x->nblocks; j++) {
             ph_rowblock *b = x->blocks[j];
             rowchunk *c, *next;
-            if (!b)
-                continue;
             for (c = b->first; c; c = next) {
                 next = c->next;
                 free(c);
@@ -121,25 +119,43 @@ static inline const unsigned char *get_varint(const unsigned char *s,
 /* ------------------------------------------------------------------ */
 /* Adding                                                              */
 
+/* Index of the first block of x whose part index is >= part (x->blocks
+ * is sorted by part index and holds only blocks with rows). */
+static uint32_t lower_block(const ph_funcx *x, uint32_t part)
+{
+    uint32_t lo = 0, hi = x->nblocks;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (x->blocks[mid]->part < part)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
 {
     ph_funcx *x = &p->fx[f->id - 1];
+    uint32_t n = x->nblocks, k;
     ph_rowblock *b;
-    if (part->index >= x->nblocks) {
-        uint32_t n = part->index + 1, i;
-        x->blocks = ph_xrealloc(x->blocks, n * sizeof *x->blocks);
-        for (i = x->nblocks; i < n; i++)
-            x->blocks[i] = NULL;
-        x->nblocks = n;
-    }
-    b = x->blocks[part->index];
-    if (!b) {
-        b = ph_xcalloc(1, sizeof *b);
-        b->part = part->index;
-        b->last_file = f->file;
-        b->next_cap = CHUNK_FIRST - sizeof(rowchunk);
-        x->blocks[part->index] = b;
-    }
+    if (n && x->blocks[n - 1]->part == part->index)
+        return x->blocks[n - 1];        /* the usual case */
+    k = lower_block(x, part->index);
+    if (k < n && x->blocks[k]->part == part->index)
+        return x->blocks[k];
+    /* a sparse sorted list: a function in part 90000 of a run does not
+     * get 90000 slots */
+    if ((n & (n - 1)) == 0)   /* 0, 1, 2, 4, ...: the array is full */
+        x->blocks = ph_xrealloc(x->blocks,
+                                (n ? 2 * (size_t)n : 1) * sizeof *x->blocks);
+    memmove(x->blocks + k + 1, x->blocks + k, (n - k) * sizeof *x->blocks);
+    b = ph_xcalloc(1, sizeof *b);
+    b->part = part->index;
+    b->last_file = f->file;
+    b->next_cap = CHUNK_FIRST - sizeof(rowchunk);
+    x->blocks[k] = b;
+    x->nblocks = n + 1;
     return b;
 }
 
@@ -228,12 +244,7 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
 
 int ph_func_has_rows(const ph_profile *p, const ph_func *f)
 {
-    const ph_funcx *x = &p->fx[f->id - 1];
-    uint32_t i;
-    for (i = 0; i < x->nblocks; i++)
-        if (x->blocks[i] && x->blocks[i]->first)
-            return 1;
-    return 0;
+    return p->fx[f->id - 1].nblocks > 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -274,19 +285,19 @@ static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
                                      const ph_part *part, uint32_t from)
 {
     const ph_funcx *x;
-    uint32_t i;
+    uint32_t k;
     if (!f || f->id == 0 || f->id > p->funcs.n)
         return NULL;
     x = &p->fx[f->id - 1];
     if (part) {
-        if (from > part->index || part->index >= x->nblocks)
+        if (from > part->index)
             return NULL;
-        return x->blocks[part->index];
+        from = part->index;
     }
-    for (i = from; i < x->nblocks; i++)
-        if (x->blocks[i] && x->blocks[i]->first)
-            return x->blocks[i];
-    return NULL;
+    k = lower_block(x, from);
+    if (k == x->nblocks || (part && x->blocks[k]->part != part->index))
+        return NULL;
+    return x->blocks[k];
 }
 
 /* Position the iterator at the start of block b (NULL: the end). */
@@ -377,6 +388,34 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
     return 1;
 }
 
+/* Add the rows of one block to acc (nreal values). */
+static void sum_block(const ph_rowblock *b, size_t nreal, int64_t *acc)
+{
+    const rowchunk *c;
+    for (c = b->first; c; c = c->next) {
+        const unsigned char *s = c->data, *end = s + c->len;
+        while (s < end) {
+            uint64_t v;
+            int changed;
+            s = get_varint(s, end, &v);
+            changed = (int)(v & 1);
+            s = get_varint(s, end, &v);
+            if (changed)
+                s = get_varint(s, end, &v);
+            s = decode_costs(s, end, acc, nreal, 1, NULL);
+        }
+    }
+}
+
+void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table)
+{
+    const ph_funcx *x = &p->fx[f->id - 1];
+    size_t nreal = p->reals.n;
+    uint32_t i;
+    for (i = 0; i < x->nblocks; i++)
+        sum_block(x->blocks[i], nreal, table + x->blocks[i]->part * nreal);
+}
+
 void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
                  int64_t *acc)
 {
@@ -385,21 +424,7 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
     uint32_t i;
     for (i = 0; i < x->nblocks; i++) {
         const ph_rowblock *b = x->blocks[i];
-        const rowchunk *c;
-        if (!b || (part != PH_ALL_PARTS && (uint32_t)part != i))
-            continue;
-        for (c = b->first; c; c = c->next) {
-            const unsigned char *s = c->data, *end = s + c->len;
-            while (s < end) {
-                uint64_t v;
-                int changed;
-                s = get_varint(s, end, &v);
-                changed = (int)(v & 1);
-                s = get_varint(s, end, &v);
-                if (changed)
-                    s = get_varint(s, end, &v);
-                s = decode_costs(s, end, acc, nreal, 1, NULL);
-            }
-        }
+        if (part == PH_ALL_PARTS || (uint32_t)part == b->part)
+            sum_block(b, nreal, acc);
     }
 }

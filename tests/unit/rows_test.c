@@ -231,6 +231,43 @@ static void test_sparse_wide(void)
     ph_profile_free(p);
 }
 
+/* Rows of many functions in the last of 50000 parts, and in parts added
+ * out of order: a function keeps one block per part it has rows in. */
+static void test_many_parts(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_part *last = NULL;
+    ph_func *f = NULL;
+    ph_row_iter it;
+    ph_row r;
+    char name[16];
+    uint32_t i;
+    static const uint64_t addrs[] = { 5, 1, 3, 9 };
+    int n = 0;
+    ph_event_add(p, "Ir");
+    for (i = 0; i < 50000; i++)
+        last = ph_part_add(p, PH_PART_DUMP);
+    for (i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "f%u", i);
+        f = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+        ph_row_add(p, f, last, 9, 1, NULL, (int64_t[]){ 1 }, 1);
+    }
+    ph_row_add(p, f, ph_part_at(p, 7), 1, 1, NULL, (int64_t[]){ 2 }, 1);
+    ph_row_add(p, f, ph_part_at(p, 300), 3, 1, NULL, (int64_t[]){ 2 }, 1);
+    ph_row_add(p, f, ph_part_at(p, 2), 5, 1, NULL, (int64_t[]){ 2 }, 1);
+    ph_row_iter_init(&it, p, f, NULL);
+    while (ph_row_next(&it, &r)) {
+        CU_ASSERT(n < 4 && r.addr == addrs[n]);
+        n++;
+    }
+    CU_ASSERT_EQUAL(n, 4);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 20006);
+    CU_ASSERT_EQUAL(ph_totals(p, 49999)[0], 20000);
+    CU_ASSERT_EQUAL(ph_totals(p, 300)[0], 2);
+    CU_ASSERT_EQUAL(ph_func_self(p, f, 2)[0], 2);
+    ph_profile_free(p);
+}
+
 void ph_test_register_rows(void)
 {
     CU_pSuite s = CU_add_suite("rows", NULL, NULL);
@@ -239,4 +276,5 @@ void ph_test_register_rows(void)
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
     CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
+    CU_add_test(s, "many parts", test_many_parts);
 }
