@@ -53,3 +53,6 @@ E2E_TESTS += tests/e2e/summary_peer.sh tests/e2e/summary_ratio.sh \
 	tests/e2e/summary_recursion.sh tests/e2e/summary_width.sh \
 	tests/e2e/summary_pprof.sh tests/e2e/summary_options.sh
 EXTRA_DIST += tests/e2e/summary_json
+# pprof, drcctprof and folded bad inputs: offsets or line:column.
+E2E_TESTS += tests/e2e/bad_proto.sh
+EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
