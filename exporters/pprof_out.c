@@ -50,6 +50,9 @@ typedef struct writer {
     uint64_t *keys;
     size_t nkeys, keycap;
     size_t *key_at;       /* location index -> key offset */
+    int64_t *factor;      /* per sample type: raw value -> written unit */
+    size_t inexact;       /* sample types whose scale could not be kept */
+    int overflow;
     uint32_t *lslots;
     size_t lmask;
 } writer;
@@ -255,9 +258,13 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
     ph_profile *p = w->p;
     pb->n_sample_type = ne;
     pb->sample_type = ph_xcalloc(ne + 1, sizeof *pb->sample_type);
-    for (size_t i = 0; i < ne; i++)
-        pb->sample_type[i] = value_type(w, ph_str_get(p, evs[i]->name),
-                                        ph_str_get(p, evs[i]->unit));
+    w->factor = ph_xcalloc(ne + 1, sizeof *w->factor);
+    for (size_t i = 0; i < ne; i++) {
+        int exact;
+        const char *u = ph_stacks_unit(p, evs[i], &w->factor[i], &exact);
+        w->inexact += !exact;
+        pb->sample_type[i] = value_type(w, ph_str_get(p, evs[i]->name), u);
+    }
     const char *pt = ph_meta_get(p, "period_type");
     if (pt)
         pb->period_type = value_type(w, pt, ph_meta_get(p, "period_unit"));
@@ -368,6 +375,7 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->maps);
     free(w->func_id);
     free(w->map_id);
+    free(w->factor);
     free(w->loc_of);
     free(w->keys);
     free(w->key_at);
@@ -426,7 +434,9 @@ int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
         s->value = vals + i * ne;
         s->n_value = ne;
         for (size_t k = 0; k < ne; k++)
-            s->value[k] = ph_stacks_value(p, evs[k], ss->cost);
+            s->value[k] = ph_stacks_scale(ph_stacks_value(p, evs[k],
+                                                          ss->cost),
+                                          w.factor[k], &w.overflow);
         s->label = make_labels(&w, ss->src, &s->n_label, many_parts);
         pb.sample[i] = s;
     }
@@ -444,6 +454,12 @@ int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     pb.n_string_table = w.tab.n;
     pb.string_table = w.tab.s;
 
+    if (w.inexact)
+        ph_output_drop(out, "scale", w.inexact, "event scales (values "
+                       "written as raw counts: no integer factor to the unit)");
+    if (w.overflow)
+        ph_output_drop(out, "overflow", 1, "values saturated when scaled "
+                       "to the unit");
     ph_output_set_gzip(out);
     outbuf ob;
     ob.base.append = append_out;

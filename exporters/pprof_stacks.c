@@ -359,3 +359,51 @@ int ph_stacks_pick(ph_profile *p, ph_output *out, ph_event **evs, size_t n,
         return -1;
     return last ? (int)n - 1 : 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* Units                                                              */
+
+const char *ph_stacks_unit(ph_profile *p, const ph_event *ev, int64_t *factor,
+                           int *exact)
+{
+    static const struct { const char *name; double ns; } times[] = {
+        {"seconds", 1e9}, {"s", 1e9}, {"sec", 1e9},
+        {"milliseconds", 1e6}, {"ms", 1e6},
+        {"microseconds", 1e3}, {"us", 1e3},
+        {"nanoseconds", 1}, {"ns", 1},
+    };
+    const char *unit = ph_str_get(p, ev->unit);
+    double scale = ev->scale;
+    *factor = 1;
+    *exact = 1;
+    if (scale == 1.0 || scale == 0.0)
+        return unit;
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        if (strcmp(unit, times[i].name))
+            continue;
+        double f = scale * times[i].ns, r = floor(f + 0.5);
+        if (r >= 1 && fabs(f - r) < 1e-6 * r && r < 9e18) {
+            *factor = (int64_t)r;
+            return "nanoseconds";
+        }
+    }
+    double r = floor(scale + 0.5);
+    if (r >= 1 && fabs(scale - r) < 1e-9 * r && r < 9e18) {
+        *factor = (int64_t)r;
+        return unit;
+    }
+    *exact = 0;
+    return "count";
+}
+
+int64_t ph_stacks_scale(int64_t v, int64_t factor, int *overflow)
+{
+    int64_t r;
+    if (factor == 1)
+        return v;
+    if (__builtin_mul_overflow(v, factor, &r)) {
+        *overflow = 1;
+        return v < 0 ? INT64_MIN : INT64_MAX;
+    }
+    return r;
+}

@@ -56,6 +56,16 @@ ph_event **ph_stacks_events(ph_profile *p, ph_output *out, const char *fmt,
 /* Value of ev for a full-width cost vector (derived: rounded). */
 int64_t ph_stacks_value(ph_profile *p, const ph_event *ev,
                         const int64_t *cost);
+/* Unit to write for ev and the integer factor to multiply its raw values
+ * by, so that formats without a scale (pprof, speedscope) say the true
+ * quantity: an event in seconds with scale 0.01 (gmon's ticks) becomes
+ * "nanoseconds" x 10000000.  When no integer factor fits, the raw unit
+ * "count" with factor 1 is returned and *exact is set to 0. */
+const char *ph_stacks_unit(ph_profile *p, const ph_event *ev, int64_t *factor,
+                           int *exact);
+/* v * factor, saturated at the int64 range (sets *overflow). */
+int64_t ph_stacks_scale(int64_t v, int64_t factor, int *overflow);
+
 /* Index of the event to show by default: option "event", else metadata
  * "default_sample_type", else the last (pprof's rule) when last is set,
  * else the first. -1 when n is 0. */

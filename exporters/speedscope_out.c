@@ -110,16 +110,20 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
     ph_output_puts(out, "  \"profiles\": [");
     uint64_t negative = 0;
     for (size_t e = 0; e < ne; e++) {
-        int64_t total = 0;
+        int64_t total = 0, factor;
+        int exact, overflow = 0;
+        const char *unit = ph_stacks_unit(p, evs[e], &factor, &exact);
         memset(sum, 0, (st.nnodes + 1) * sizeof *sum);
         for (size_t i = 0; i < st.nsamples; i++)
             sum[st.samples[i].node] += ph_stacks_value(p, evs[e],
                                                        st.samples[i].cost);
+        for (size_t i = 0; i < st.nnodes; i++)
+            sum[i] = ph_stacks_scale(sum[i], factor, &overflow);
         ph_output_puts(out, e ? ",\n    {\"type\": \"sampled\", \"name\": "
                        : "\n    {\"type\": \"sampled\", \"name\": ");
         put_json_string(out, ph_str_get(p, evs[e]->name));
         ph_output_printf(out, ", \"unit\": \"%s\", \"startValue\": 0,\n",
-                         unit_name(ph_str_get(p, evs[e]->unit)));
+                         unit_name(unit));
         ph_output_puts(out, "     \"samples\": [");
         int first = 1;
         for (size_t i = 0; i < st.nnodes; i++) {

@@ -122,4 +122,23 @@ print(sorted((e["name"], e["total"]) for e in json.load(sys.stdin)["events"] if 
         cat "$tmp/t1" "$tmp/t2"
     fi
 fi
+
+# gprof's ticks (unit seconds, scale 1/rate) reach pprof as nanoseconds.
+g=$SAMPLES/gmon/chain-nopie
+if [ -f "$g/gmon.out" ]; then
+    checks=$((checks + 1))
+    "$PROFHUB" convert --exe "$g/prog" "$g/gmon.out" -o "$tmp/g.pb.gz" 2>/dev/null
+    got=$(go tool pprof -top -nodecount=1 -unit=ns "$tmp/g.pb.gz" 2>/dev/null |
+          sed -n 's/.* of \([0-9]*\)ns total.*/\1/p')
+    want=$("$PROFHUB" info -f json --exe "$g/prog" "$g/gmon.out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+rate = [m["value"] for m in d["metadata"] if m["key"] == "gmon.prof_rate"][0]
+print(d["events"][0]["total"] * 10**9 // int(rate))')
+    if [ -n "$got" ] && [ "$got" = "$want" ]; then
+        echo "gmon chain-nopie -> pprof: ${got}ns, as gprof's ticks say"
+    else
+        fail "gmon -> pprof: go tool pprof total ${got}ns, expected ${want}ns"
+    fi
+fi
 finish
