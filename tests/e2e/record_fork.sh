@@ -12,7 +12,8 @@ cd "$tmp" || exit 99
 expect_status 0 "$PROFHUB" record -c usertime -o fk.phx -- ./rec_fork
 cmp -s plain.out "$tmp/out" || fail "stdout differs under profhub record"
 
-pids=$("$PROFHUB" info fk.phx | awk '$2 == "thread" && $4 == "pid" { print $5 }' |
+# part lines of "profhub info" carry "pid N tid M" (in the part's name)
+pids=$("$PROFHUB" info fk.phx | sed -n 's/^ *[0-9][0-9]* .*pid \([0-9][0-9]*\) tid .*/\1/p' |
        sort -u | wc -l)
 echo "fork: $pids processes"
 [ "$pids" -eq 2 ] || fail "expected parts of 2 processes, got $pids"
