@@ -150,8 +150,16 @@ void ph_profile_flatten(ph_profile *p)
                        s->node->line, NULL, s->cost,
                        s->width < w ? s->width : w);
     }
-    for (i = 0; i < p->parts.n; i++)
-        flatten_part(p, p->parts.v[i], w);
+    {
+        /* only parts that hold samples: each pass is O(nodes) */
+        unsigned char *used = ph_xcalloc(p->parts.n, 1);
+        for (i = 0; i < p->samples.n; i++)
+            used[((const ph_sample *)p->samples.v[i])->part->index] = 1;
+        for (i = 0; i < p->parts.n; i++)
+            if (used[i])
+                flatten_part(p, p->parts.v[i], w);
+        free(used);
+    }
     /* The rows and calls now hold the tree's costs: aggregates must not
      * count the samples a second time. */
     p->flattened = 1;
