@@ -60,6 +60,8 @@ static void merge_lines(lines *ls)
 {
     size_t i, o = 0;
 
+    if (ls->n == 0)
+        return;
     qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
     for (i = 0; i < ls->n; i++) {
         if (o && cmp_lines(&ls->v[o - 1], &ls->v[i]) == 0) {

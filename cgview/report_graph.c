@@ -73,13 +73,15 @@ static void fill_block(ph_report *r, const ph_func *f, block *b)
     sort_report = r;
     if (r->view != PH_VIEW_CALLEES) {
         b->callers = ph_callers(r->p, f, r->topts.part);
-        qsort(b->callers->arcs, b->callers->count, sizeof *b->callers->arcs,
-              cmp_arcs);
+        if (b->callers->count)
+            qsort(b->callers->arcs, b->callers->count,
+                  sizeof *b->callers->arcs, cmp_arcs);
     }
     if (r->view != PH_VIEW_CALLERS) {
         b->callees = ph_callees(r->p, f, r->topts.part);
-        qsort(b->callees->arcs, b->callees->count, sizeof *b->callees->arcs,
-              cmp_arcs);
+        if (b->callees->count)
+            qsort(b->callees->arcs, b->callees->count,
+                  sizeof *b->callees->arcs, cmp_arcs);
     }
 }
 
