@@ -41,7 +41,10 @@ void *ph_arena_alloc(ph_arena *a, size_t n, size_t align);
 /* n bytes aligned to align, NOT zeroed (strings). */
 void *ph_arena_alloc_raw(ph_arena *a, size_t n, size_t align);
 /* Remember the current position; rewinding drops everything allocated
- * since (blocks made after the mark are freed). */
+ * since (blocks made after the mark are freed).  Only for memory that no
+ * table of the profile points to yet: interned strings, symbols, events,
+ * calls and nodes are registered as they are made, so never rewind a
+ * profile's own arena across ph_* add calls. */
 ph_arena_pos ph_arena_mark(const ph_arena *a);
 void ph_arena_rewind(ph_arena *a, ph_arena_pos pos);
 /* Bytes held by the arena's blocks. */
