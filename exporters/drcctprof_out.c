@@ -322,7 +322,7 @@ static void write_samples(writer *w, ph_output *out)
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");
-    if (ph_part_count(w->p) > 1)
+    if (ph_part_count(w->p) > 1 && !w->st.approx)
         ph_output_drop(out, "parts", ph_part_count(w->p), "parts "
                        "merged into one (the format has no threads)");
 }

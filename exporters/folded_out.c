@@ -84,7 +84,7 @@ int ph_folded_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");
-    if (ph_part_count(p) > 1)
+    if (ph_part_count(p) > 1 && !st.approx)
         ph_output_drop(out, "parts", ph_part_count(p), "parts "
                        "merged into one (the format has no threads)");
     free(path);

@@ -268,12 +268,12 @@ void ph_stacks_build(ph_profile *p, ph_output *out, const char *fmt,
                           "to their calls (gprof's rule)");
     (void)fmt;
     if (out)
-        ph_output_drop(out, "approx", 1, "call stacks approximated from "
-                       "flat data (callee costs split among callers in "
-                       "proportion to calls)");
+        ph_output_drop(out, "approx", 1, "set of exact call stacks "
+                       "(approximated from flat data: callee costs split "
+                       "among callers in proportion to calls)");
     if (out && ph_part_count(p) > 1)
-        ph_output_drop(out, "parts", ph_part_count(p), "parts merged into "
-                       "one (stacks are approximated over all parts)");
+        ph_output_drop(out, "parts", ph_part_count(p), "parts (merged "
+                       "into one: stacks are approximated over all parts)");
 }
 
 void ph_stacks_free(ph_stacks *s)

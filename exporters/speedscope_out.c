@@ -159,7 +159,7 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
     if (negative)
         ph_output_drop(out, "negative", negative, "stacks with "
                        "negative values (weights must not be negative)");
-    if (ph_part_count(p) > 1)
+    if (ph_part_count(p) > 1 && !st.approx)
         ph_output_drop(out, "parts", ph_part_count(p), "parts "
                        "merged into one");
     free(frame_of);
