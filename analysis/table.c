@@ -201,6 +201,25 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         has_in[ge - 1] = 1;
         calls[ge - 1] += c->count;
     }
+    /* Roots (functions no other function calls with a known cost) bring
+     * their whole inclusive cost into their group: calls into the group
+     * from outside miss it. */
+    unsigned char *called = ph_xcalloc(nf + 1, 1);
+    int64_t *roots = ph_xcalloc(ng * w + 1, sizeof *roots);
+    unsigned char *has_root = ph_xcalloc(ng + 1, 1);
+    for (size_t i = 0; i < ph_call_count(p); i++) {
+        const ph_call *c = ph_call_at(p, i);
+        if (ph_part_selected(c->part, o->part) && c->caller != c->callee &&
+            c->incl)
+            called[c->callee->id - 1] = 1;
+    }
+    for (size_t i = 0; i < nf && ph_call_count(p); i++) {
+        if (called[i])
+            continue;
+        const ph_func *f = ph_func_at(p, i);
+        has_root[gof[i] - 1] = 1;
+        ph_vec_add(roots + (gof[i] - 1) * w, ph_func_incl(p, f, o->part), w);
+    }
     tree_group_incl(p, o->part, gof, ng, tree, w);
     int graph = has_call_graph(p);
     for (size_t g = 0; g < ng; g++) {
@@ -217,9 +236,19 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->calls = calls[g];
         memcpy(e->self, gs, w * sizeof *gs);
         if (ph_call_count(p)) {
-            if (has_in[g])
+            if (has_in[g] || has_root[g]) {
+                /* An estimate when a root's callees call back into the
+                 * group: kept between the group's self cost and the
+                 * total. */
                 memcpy(e->incl, in + g * w, w * sizeof *e->incl);
-            else {
+                ph_vec_add(e->incl, roots + g * w, w);
+                for (size_t k = 0; k < w; k++) {
+                    if (e->incl[k] > t->totals[k] && t->totals[k] >= 0)
+                        e->incl[k] = t->totals[k];
+                    if (e->incl[k] < gs[k])
+                        e->incl[k] = gs[k];
+                }
+            } else {
                 memcpy(e->incl, gs, w * sizeof *e->incl);
                 ph_vec_add(e->incl, out + g * w, w);
             }
@@ -242,6 +271,9 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     free(tree);
     free(has_in);
     free(calls);
+    free(called);
+    free(roots);
+    free(has_root);
 }
 
 ph_table *ph_table_build(ph_profile *p, const ph_table_opts *opts)
