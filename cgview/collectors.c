@@ -90,8 +90,10 @@ int ph_cmd_collectors(int argc, char **argv)
 
         if (was_seen(&s, c->name))
             continue;
-        if (s.n++ > 0)
+        if (s.n > 0)
             printf("\n");
+        if (s.n < MAX_SEEN)
+            s.names[s.n++] = c->name;
         print_collector(c, "built in (no plugin file found: cannot record)");
     }
     printf("\nplugin path: %s\n", path);

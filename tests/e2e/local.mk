@@ -56,3 +56,4 @@ EXTRA_DIST += tests/e2e/summary_json
 # pprof, drcctprof and folded bad inputs: offsets or line:column.
 E2E_TESTS += tests/e2e/bad_proto.sh
 EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
+E2E_TESTS += tests/e2e/cli_collectors.sh
