@@ -191,6 +191,23 @@ static void write_file_header(cgw *w)
     }
 }
 
+/* An event name as callgrind can hold it: its lists are separated by
+ * white space, so a name like "sample type" becomes "sample_type". */
+static int put_event_name(cgw *w, ph_str name)
+{
+    const char *s = ph_str_get(w->p, name);
+    size_t n = ph_str_len(w->p, name), renamed = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n') {
+            c = '_';
+            renamed = 1;
+        }
+        ph_output_write(w->out, &c, 1);
+    }
+    return (int)renamed;
+}
+
 static void write_events(cgw *w, int first)
 {
     ph_profile *p = w->p;
@@ -198,19 +215,15 @@ static void write_events(cgw *w, int first)
 
     ph_output_puts(w->out, w->instr ? "positions: instr line\n"
                                     : "positions: line\n");
-    ph_output_puts(w->out, "events:");
-    for (i = 0; i < w->nreal; i++) {
-        ph_str s = ph_event_real(p, i)->name;
-        ph_output_puts(w->out, " ");
-        put_text(w->out, ph_str_get(p, s), ph_str_len(p, s));
-    }
-    ph_output_puts(w->out, "\n");
+    /* event: lines before events:, which callgrind_annotate takes as the
+     * last header line (an event: line after it is "malformed" there). */
     for (i = 0; i < n; i++) {
         const ph_event *ev = ph_event_at(p, i);
         int derived = (ev->flags & PH_EV_DERIVED) != 0;
         if ((ev->flags & PH_EV_BUILTIN) || (!derived && !ev->long_name))
             continue;
-        ph_output_printf(w->out, "event: %s", ph_str_get(p, ev->name));
+        ph_output_puts(w->out, "event: ");
+        put_event_name(w, ev->name);
         if (derived)
             ph_output_printf(w->out, " = %s", ph_str_get(p, ev->formula));
         if (ev->long_name)
@@ -223,6 +236,15 @@ static void write_events(cgw *w, int first)
         if (strcmp(k, "event") == 0)
             ph_output_printf(w->out, "event: %s\n", v);
     }
+    ph_output_puts(w->out, "events:");
+    for (i = 0; i < w->nreal; i++) {
+        ph_output_puts(w->out, " ");
+        if (put_event_name(w, ph_event_real(p, i)->name) && first)
+            ph_output_drop(w->out, "event-name", 1,
+                           "event names with blanks, '=' or ':' written "
+                           "with '_' (callgrind separates names by blanks)");
+    }
+    ph_output_puts(w->out, "\n");
 }
 
 /* ------------------------------------------------------------------ */
