@@ -163,7 +163,7 @@ static int starts_line(const unsigned char *l, const unsigned char *end,
 /* KCachegrind's rule, stricter on "events:" so that cachegrind files (which
  * also have "events:") go to their own reader: "# callgrind format" at the
  * start scores 100; otherwise a header with "events:" and a callgrind-only
- * line ("positions:", "fn=(", "ob=", "calls=", "creator: callgrind",
+ * line ("positions:", "fn=(ID", "ob=", "calls=", "creator: callgrind",
  * "part:", "thread:")
  * scores 80; "events:" alone scores 20. */
 int ph_callgrind_sniff(const unsigned char *data, size_t len)
@@ -180,7 +180,8 @@ int ph_callgrind_sniff(const unsigned char *data, size_t len)
         else if (starts_line(l, end, "positions:") ||
                  starts_line(l, end, "calls=") ||
                  starts_line(l, end, "cfn=") ||
-                 starts_line(l, end, "fn=(") ||
+                 (starts_line(l, end, "fn=(") && l + 4 < end &&
+                  l[4] >= '0' && l[4] <= '9') ||
                  starts_line(l, end, "ob=") ||
                  starts_line(l, end, "creator: callgrind") ||
                  starts_line(l, end, "part:") ||
