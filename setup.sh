@@ -6,12 +6,13 @@ set -eu
 cd "$(dirname "$0")"
 
 # Build: compiler, Autotools, libraries.  Tests: CUnit and the peers
-# (valgrind, binutils' gprof, Go's pprof), python3 for the e2e parsers,
+# (valgrind, binutils' gprof, Go's pprof), python3 and python3-yaml for
+# the e2e parsers (the YAML report is read back),
 # hyperfine and GNU time for `make bench`.
 PKGS="build-essential autoconf automake libtool pkg-config git
 libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libyaml-dev libelf-dev
 libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
-valgrind binutils golang-go python3 hyperfine time"
+valgrind binutils golang-go python3 python3-yaml hyperfine time"
 
 missing=
 for p in $PKGS; do
