@@ -66,6 +66,8 @@ int ph_report_annotate(ph_report *r);
  * inclusive, calls, cycle) without its closing. */
 void ph_report_emit_head(ph_report *r, ph_emit *e);
 void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en);
+/* A flow map of every shown event's value for the real values v. */
+void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */
 void ph_report_print_head(ph_report *r, FILE *out);
 

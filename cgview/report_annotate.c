@@ -280,7 +280,7 @@ static void print_file(ph_report *r, const ph_func *f, const lines *ls,
 static void emit_lines(ph_report *r, ph_emit *em, const lines *ls)
 {
     ph_profile *p = r->p;
-    size_t i, k, n = ph_event_count(p);
+    size_t i;
 
     ph_emit_key(em, "lines");
     ph_emit_list(em, 0);
@@ -292,15 +292,7 @@ static void emit_lines(ph_report *r, ph_emit *em, const lines *ls)
         ph_emit_key(em, "line");
         ph_emit_uint(em, ls->v[i].line);
         ph_emit_key(em, "self");
-        ph_emit_map(em, 1);
-        for (k = 0; k < n; k++) {
-            const ph_event *ev = ph_event_at(p, k);
-            if (ev->flags & PH_EV_NONADDITIVE)
-                continue;
-            ph_emit_key(em, ph_str_get(p, ev->name));
-            ph_emit_num(em, ph_event_eval(p, ev, ls->v[i].cost));
-        }
-        ph_emit_end(em);
+        ph_report_emit_costs(r, em, ls->v[i].cost);
         ph_emit_end(em);
     }
     ph_emit_end(em);

@@ -178,7 +178,7 @@ void ph_report_print_head(ph_report *r, FILE *out)
 /* ------------------------------------------------------------------ */
 /* Data header and entries                                             */
 
-static void emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
+void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
 {
     ph_profile *p = r->p;
     size_t i, n = ph_event_count(p);
@@ -251,7 +251,7 @@ void ph_report_emit_head(ph_report *r, ph_emit *e)
     ph_emit_end(e);
 
     ph_emit_key(e, "totals");
-    emit_costs(r, e, r->table->totals);
+    ph_report_emit_costs(r, e, r->table->totals);
 }
 
 void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
@@ -263,10 +263,10 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
     ph_emit_key(e, "object");
     ph_emit_str(e, en->object && en->object[0] ? en->object : NULL);
     ph_emit_key(e, "self");
-    emit_costs(r, e, en->self);
+    ph_report_emit_costs(r, e, en->self);
     ph_emit_key(e, "inclusive");
     if (en->has_incl)
-        emit_costs(r, e, en->incl);
+        ph_report_emit_costs(r, e, en->incl);
     else
         ph_emit_null(e);
     ph_emit_key(e, "calls");

@@ -206,7 +206,6 @@ static void emit_arcs(ph_report *r, ph_emit *em, const char *key,
                       const ph_arcs *a)
 {
     ph_profile *p = r->p;
-    size_t n = ph_event_count(p);
 
     if (!a)
         return;
@@ -226,15 +225,7 @@ static void emit_arcs(ph_report *r, ph_emit *em, const char *key,
         ph_emit_key(em, "calls");
         ph_emit_uint(em, a->arcs[i].count);
         ph_emit_key(em, "inclusive");
-        ph_emit_map(em, 1);
-        for (size_t k = 0; k < n; k++) {
-            const ph_event *ev = ph_event_at(p, k);
-            if (ev->flags & PH_EV_NONADDITIVE)
-                continue;
-            ph_emit_key(em, ph_str_get(p, ev->name));
-            ph_emit_num(em, ph_event_eval(p, ev, a->arcs[i].incl));
-        }
-        ph_emit_end(em);
+        ph_report_emit_costs(r, em, a->arcs[i].incl);
         ph_emit_end(em);
     }
     ph_emit_end(em);
