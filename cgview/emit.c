@@ -131,26 +131,6 @@ static void json_before(ph_emit *e, int is_key)
     }
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        switch (*c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        default:
-            if (*c < 0x20)
-                fprintf(f, "\\u%04x", *c);
-            else
-                fputc(*c, f);
-        }
-    }
-    fputc('"', f);
-}
-
 /* ------------------------------------------------------------------ */
 /* The calls                                                           */
 
@@ -258,7 +238,7 @@ void ph_emit_key(ph_emit *e, const char *key)
         return;
     }
     json_before(e, 1);
-    json_string(e->out, key);
+    ph_cli_json_string(e->out, key);
     fputs(": ", e->out);
     e->after_key = 1;
 }
@@ -274,7 +254,7 @@ void ph_emit_str(ph_emit *e, const char *s)
         return;
     }
     json_before(e, 0);
-    json_string(e->out, s);
+    ph_cli_json_string(e->out, s);
 }
 
 static void emit_raw(ph_emit *e, const char *text)
