@@ -6,7 +6,7 @@
 #                               summary CSV of FILE, or empty
 #   total FILE EVENT            total of EVENT in FILE
 
-need_program gcc
+need_program gcc python3
 "$PROFHUB" collectors >/dev/null 2>&1
 [ $? -eq 2 ] && skip "profhub was built without collectors"
 
@@ -20,14 +20,21 @@ build() {
     }
 }
 
+# The summary CSV quotes names with commas ("f(unsigned long, long)"), so
+# it is read with a real CSV parser, never split on commas.
 csv_field() {
-    "$PROFHUB" summary --format csv -n 0 "$1" 2>/dev/null | awk -F, -v fn="$2" -v col="$3" '
-        NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-        $1 == fn && c { print $c; exit }'
+    "$PROFHUB" summary --format csv -n 0 "$1" 2>/dev/null | python3 -c '
+import csv, sys
+for row in csv.DictReader(sys.stdin):
+    if row["name"] == sys.argv[1] and sys.argv[2] in row:
+        print(row[sys.argv[2]])
+        break' "$2" "$3"
 }
 
 total() {
-    "$PROFHUB" summary --format csv -n 0 "$1" 2>/dev/null | awk -F, -v col="incl_$2" '
-        NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-        c && $c > t { t = $c } END { print t + 0 }'
+    "$PROFHUB" summary --format csv -n 0 "$1" 2>/dev/null | python3 -c '
+import csv, sys
+col = "incl_" + sys.argv[1]
+print(max([int(float(r[col] or 0)) for r in csv.DictReader(sys.stdin)
+           if col in r] or [0]))' "$2"
 }
