@@ -13,11 +13,98 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir/io.h"
 #include "ir/ir.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ------------------------------------------------------------------ */
+/* Views: the other shape of a profile                                 */
+
+/* A loaded profile is read-only.  Code that needs the shape a profile does
+ * not have (or has only in part) asks for a view, built beside the profile
+ * on first request, cached, and freed with it (ir.h, "Caches beside a
+ * loaded profile").  Views never change the profile.
+ *
+ * Stack view: call stacks.  The context tree is mirrored exactly; flat
+ * costs and call records are turned into a tree by gprof's rule (a
+ * callee's cost splits among its callers in proportion to their calls;
+ * recursion cut where a function is already on the stack; each function
+ * keeps its exact self cost, so totals are exact and inclusive costs are
+ * approximated).  A profile holding both shapes gives both. */
+typedef struct ph_stk_node {
+    uint32_t parent;        /* index + 1 of the parent node; 0 = root */
+    uint32_t flags;         /* PH_FRAME_* */
+    const ph_func *func;    /* never NULL */
+    const ph_object *obj;
+    uint64_t addr;
+    uint32_t line;
+    uint64_t ext_id;        /* id in the source file (drcctprof), or 0 */
+} ph_stk_node;
+
+typedef struct ph_stk_sample {
+    uint32_t node;          /* index of its node */
+    const int64_t *cost;    /* nreal values */
+    const ph_sample *src;   /* the IR sample; NULL when approximated */
+} ph_stk_sample;
+
+/* Nodes are in parent-first order (a parent's index is smaller than its
+ * children's). */
+typedef struct ph_stacks {
+    const ph_stk_node *nodes;
+    size_t nnodes;
+    const ph_stk_sample *samples;
+    size_t nsamples;
+    size_t width;           /* ph_event_nreal */
+    const char *approx;     /* why some stacks are approximated; NULL when
+                               every stack is exact */
+    size_t approx_parts;    /* parts merged by the approximation */
+    size_t lost;            /* samples at frames without a function */
+} ph_stacks;
+
+PH_API const ph_stacks *ph_stacks_of(const ph_profile *p);
+/* Say on out what the stacks of s approximated or left out (drop
+ * warnings, once per kind). */
+PH_API void ph_stacks_warn(const ph_stacks *s, ph_output *out);
+
+/* Flat view: self costs at positions and call records.  The profile's own
+ * rows and calls, then the context tree turned into rows and records
+ * exactly (view_flat.c states the one recursion rule).  Records from the
+ * tree count samples, not calls. */
+typedef struct ph_flat ph_flat;
+
+PH_API const ph_flat *ph_flat_of(const ph_profile *p);
+/* Whether some rows or records come from a context tree. */
+PH_API int ph_flat_from_tree(const ph_flat *v);
+
+/* Rows of f in part (NULL: every part): the profile's rows first.
+ *   ph_flat_iter it; ph_row r;
+ *   ph_flat_rows_init(&it, v, p, f, part);
+ *   while (ph_flat_rows_next(&it, &r)) ...; */
+typedef struct ph_flat_iter {
+    ph_row_iter rows;
+    const ph_flat *v;
+    const ph_func *f;
+    const ph_part *part;
+    size_t next, end;
+    int in_tree;
+} ph_flat_iter;
+PH_API void ph_flat_rows_init(ph_flat_iter *it, const ph_flat *v,
+                              const ph_profile *p, const ph_func *f,
+                              const ph_part *part);
+PH_API int ph_flat_rows_next(ph_flat_iter *it, ph_row *out);
+
+/* Whether record c comes from the context tree (its count is samples). */
+PH_API int ph_flat_is_tree(const ph_flat *v, const ph_call *c);
+
+/* Call records made by f (out) or into f (in), of every part:
+ *   for (c = ph_flat_out(v, f); c; c = ph_flat_next_out(v, c)) ... */
+PH_API const ph_call *ph_flat_out(const ph_flat *v, const ph_func *f);
+PH_API const ph_call *ph_flat_next_out(const ph_flat *v, const ph_call *c);
+PH_API const ph_call *ph_flat_in(const ph_flat *v, const ph_func *f);
+PH_API const ph_call *ph_flat_next_in(const ph_flat *v, const ph_call *c);
 
 /* ------------------------------------------------------------------ */
 /* Cycles                                                              */
@@ -33,7 +120,7 @@ extern "C" {
  * self plus every call from a member to outside the cycle. */
 typedef struct ph_cycles ph_cycles;
 
-PH_API ph_cycles *ph_cycles_find(ph_profile *p, int part);
+PH_API ph_cycles *ph_cycles_find(const ph_profile *p, int part);
 PH_API void ph_cycles_free(ph_cycles *c);
 PH_API uint32_t ph_cycles_count(const ph_cycles *c);
 /* Cycle number of f (1-based), 0 when f is in no cycle. */
@@ -89,12 +176,14 @@ typedef struct ph_entry {
 } ph_entry;
 
 typedef struct ph_table {
-    ph_profile *profile;
+    const ph_profile *profile;
     ph_entry *entries;
     size_t count;
     size_t nreal;
     const int64_t *totals; /* of the selected part(s), owned by the profile */
     ph_cycles *cycles;     /* when opts.cycles; owned by the table */
+    char **names;          /* group and cycle names the table owns */
+    size_t nnames;
 } ph_table;
 
 /* Build the table of every function (or group) with nonzero self or
@@ -102,18 +191,14 @@ typedef struct ph_table {
  * class): from a context tree, exactly (each stack counted once per group);
  * from flat data, the calls into the group from outside it, or when it has
  * none, its self cost plus its calls out of it. */
-PH_API ph_table *ph_table_build(ph_profile *p, const ph_table_opts *opts);
+PH_API ph_table *ph_table_build(const ph_profile *p,
+                                const ph_table_opts *opts);
 PH_API void ph_table_free(ph_table *t);
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);
 /* Sort by |value| of ev (or calls), descending; ties by name. */
 PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
-
-/* The event a report shows when none is asked for: the one named by the
- * profile's default_sample_type, else pprof's rule (the last sample type)
- * for pprof data, else the first real event.  NULL with no events. */
-PH_API ph_event *ph_default_event(const ph_profile *p);
 
 /* Class of a demangled C++ name: "geom::Circle::area() const" ->
  * "geom::Circle"; "main" -> "" (no class).  Writes into buf. */
@@ -136,12 +221,12 @@ typedef struct ph_arcs {
     size_t count;
 } ph_arcs;
 
-PH_API ph_arcs *ph_callers(ph_profile *p, const ph_func *f, int part);
-PH_API ph_arcs *ph_callees(ph_profile *p, const ph_func *f, int part);
+PH_API ph_arcs *ph_callers(const ph_profile *p, const ph_func *f, int part);
+PH_API ph_arcs *ph_callees(const ph_profile *p, const ph_func *f, int part);
 PH_API void ph_arcs_free(ph_arcs *a);
 
 /* Functions whose name matches re (regex) or, if none, equals name. */
-PH_API size_t ph_funcs_matching(ph_profile *p, const char *name,
+PH_API size_t ph_funcs_matching(const ph_profile *p, const char *name,
                                 const ph_func ***out);
 
 /* ------------------------------------------------------------------ */

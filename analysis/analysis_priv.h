@@ -15,7 +15,19 @@ static inline int ph_part_selected(const ph_part *pt, int part)
  * at or below that node; non-additive events stay 0.  NULL when the profile
  * has no nodes.  Also the number of samples below each node in *counts
  * (malloc'd, may be NULL when counts is NULL).  Caller frees both. */
-int64_t *ph_subtree_sums(ph_profile *p, int part, uint64_t **counts);
+int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts);
+
+/* Strongly connected components of a graph of n vertices in compressed
+ * form: the successors of v are to[first[v] .. first[v + 1]), tried in
+ * that order; roots are tried in the order of roots (NULL: 0 .. n-1).
+ * comp[v] gets v's component, numbered in completion order (a component
+ * completes after every component it reaches, Tarjan's order); order,
+ * when not NULL, gets the vertices in that order, each component's
+ * members together; visit, when not NULL, the order in which the search
+ * first met each vertex.  Returns the number of components (scc.c). */
+size_t ph_scc(size_t n, const size_t *first, const uint32_t *to,
+              const uint32_t *roots, uint32_t *comp, uint32_t *order,
+              uint32_t *visit);
 
 /* Add n values of b to a. */
 static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)

@@ -1,5 +1,6 @@
 /* arcs.c -- callers and callees of one function, summed per other
- * function, from flat call records and from context-tree edges. */
+ * function, from the records of the flat view (the profile's calls and the
+ * context tree's edges under the view's one recursion rule). */
 #include "config.h"
 
 #include <regex.h>
@@ -25,72 +26,29 @@ static ph_arc *arc_for(ph_arcs *a, const ph_func *g, size_t w, size_t *cap)
     return arc;
 }
 
-/* Whether f appears on the path strictly above node n. */
-static int above(const ph_node *n, const ph_func *f)
-{
-    for (const ph_node *u = n->parent; u; u = u->parent)
-        if (u->func == f)
-            return 1;
-    return 0;
-}
-
-static ph_arcs *collect(ph_profile *p, const ph_func *f, int part,
+static ph_arcs *collect(const ph_profile *p, const ph_func *f, int part,
                         int callers)
 {
     ph_arcs *a = ph_xcalloc(1, sizeof *a);
     size_t cap = 0, w = ph_event_nreal(p);
-    if (callers) {
-        for (const ph_call *c = f->calls_in; c; c = c->next_in) {
-            if (!ph_part_selected(c->part, part) || c->caller == f)
-                continue;
-            ph_arc *arc = arc_for(a, c->caller, w, &cap);
-            arc->count += c->count;
-            ph_vec_add_call(arc->incl, c, w);
-        }
-    } else {
-        for (const ph_call *c = f->calls_out; c; c = c->next_out) {
-            if (!ph_part_selected(c->part, part) || c->callee == f)
-                continue;
-            ph_arc *arc = arc_for(a, c->callee, w, &cap);
-            arc->count += c->count;
-            ph_vec_add_call(arc->incl, c, w);
-        }
-    }
-    uint64_t *cnt = NULL;
-    int64_t *sub = ph_subtree_sums(p, part, &cnt);
-    /* Tree edges: the outermost activation of f on each stack only, so
-     * recursion does not count a stack twice. */
-    for (size_t i = 0; sub && i < ph_node_count(p); i++) {
-        const ph_node *n = ph_node_at(p, i);
-        if (n->func != f || above(n, f))
+    const ph_flat *v = ph_flat_of(p);
+    const ph_call *c = callers ? ph_flat_in(v, f) : ph_flat_out(v, f);
+    for (; c; c = callers ? ph_flat_next_in(v, c) : ph_flat_next_out(v, c)) {
+        if (!ph_part_selected(c->part, part) || c->caller == c->callee)
             continue;
-        if (callers) {
-            if (!n->parent || !n->parent->func)
-                continue;
-            ph_arc *arc = arc_for(a, n->parent->func, w, &cap);
-            arc->count += cnt[i];
-            ph_vec_add(arc->incl, sub + i * w, w);
-        } else {
-            for (const ph_node *ch = n->child; ch; ch = ch->sibling) {
-                if (!ch->func || ch->func == f)
-                    continue;
-                ph_arc *arc = arc_for(a, ch->func, w, &cap);
-                arc->count += cnt[ch->id - 1];
-                ph_vec_add(arc->incl, sub + (ch->id - 1) * w, w);
-            }
-        }
+        ph_arc *arc = arc_for(a, callers ? c->caller : c->callee, w, &cap);
+        arc->count += c->count;
+        ph_vec_add_call(arc->incl, c, w);
     }
-    free(sub);
-    free(cnt);
     return a;
 }
 
-ph_arcs *ph_callers(ph_profile *p, const ph_func *f, int part)
+ph_arcs *ph_callers(const ph_profile *p, const ph_func *f, int part)
 {
     return collect(p, f, part, 1);
 }
 
-ph_arcs *ph_callees(ph_profile *p, const ph_func *f, int part)
+ph_arcs *ph_callees(const ph_profile *p, const ph_func *f, int part)
 {
     return collect(p, f, part, 0);
 }
@@ -105,7 +63,7 @@ void ph_arcs_free(ph_arcs *a)
     free(a);
 }
 
-size_t ph_funcs_matching(ph_profile *p, const char *name,
+size_t ph_funcs_matching(const ph_profile *p, const char *name,
                          const ph_func ***out)
 {
     size_t n = 0, nf = ph_func_count(p);

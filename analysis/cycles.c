@@ -1,5 +1,5 @@
 /* cycles.c -- strongly connected components of the flat call graph
- * (iterative Tarjan, self calls ignored) and gprof's inclusive rule for
+ * (ph_scc, self calls ignored) and gprof's inclusive rule for
  * cycle members, so that inclusive cost never exceeds the total. */
 #include "config.h"
 
@@ -8,7 +8,7 @@
 #include "analysis_priv.h"
 
 struct ph_cycles {
-    ph_profile *p;
+    const ph_profile *p;
     size_t nfunc, w;
     uint32_t ncycles;
     uint32_t *cycle_of;      /* by function id - 1; 0 = none */
@@ -20,75 +20,42 @@ struct ph_cycles {
     uint64_t *calls;         /* ncycles */
 };
 
-/* Tarjan's algorithm without recursion: a call stack of (function, next
- * outgoing call) frames beside the component stack. */
-typedef struct frame {
-    uint32_t v;
-    const ph_call *next;
-} frame;
-
-static const ph_call *next_edge(const ph_call *c, int part)
+/* The call graph of the selected part(s) without self calls, in the
+ * compressed form ph_scc reads. */
+static uint32_t *call_graph(const ph_profile *p, int part, size_t n,
+                            size_t **first_out)
 {
-    while (c && (c->callee == c->caller || !ph_part_selected(c->part, part)))
-        c = c->next_out;
-    return c;
+    size_t *first = ph_xcalloc(n + 1, sizeof *first), m = 0;
+    for (size_t v = 0; v < n; v++)
+        for (const ph_call *c = ph_func_at(p, v)->calls_out; c;
+             c = c->next_out)
+            m += c->callee != c->caller && ph_part_selected(c->part, part);
+    uint32_t *to = ph_xmalloc((m + 1) * sizeof *to);
+    m = 0;
+    for (size_t v = 0; v < n; v++) {
+        first[v] = m;
+        for (const ph_call *c = ph_func_at(p, v)->calls_out; c;
+             c = c->next_out)
+            if (c->callee != c->caller && ph_part_selected(c->part, part))
+                to[m++] = c->callee->id - 1;
+    }
+    first[n] = m;
+    *first_out = first;
+    return to;
 }
 
-static uint32_t *find_components(ph_profile *p, int part, size_t n,
+static uint32_t *find_components(const ph_profile *p, int part, size_t n,
                                  uint32_t *ncomp_sizes_out)
 {
-    uint32_t *index = ph_xcalloc(n, sizeof *index);   /* 0 = unvisited */
-    uint32_t *low = ph_xcalloc(n, sizeof *low);
-    unsigned char *on = ph_xcalloc(n, 1);
-    uint32_t *stack = ph_xmalloc(n * sizeof *stack);
-    frame *calls = ph_xmalloc(n * sizeof *calls);
-    uint32_t *comp = ph_xcalloc(n, sizeof *comp);
-    uint32_t *size = ph_xcalloc(n + 1, sizeof *size);
-    size_t sp = 0, cp;
-    uint32_t counter = 0, ncomp = 0;
-
-    for (size_t root = 0; root < n; root++) {
-        if (index[root])
-            continue;
-        cp = 0;
-        calls[cp++] = (frame){(uint32_t)root,
-                              next_edge(ph_func_at(p, root)->calls_out, part)};
-        index[root] = low[root] = ++counter;
-        stack[sp++] = (uint32_t)root;
-        on[root] = 1;
-        while (cp) {
-            frame *fr = &calls[cp - 1];
-            if (fr->next) {
-                const ph_call *c = fr->next;
-                fr->next = next_edge(c->next_out, part);
-                uint32_t w = c->callee->id - 1;
-                if (!index[w]) {
-                    index[w] = low[w] = ++counter;
-                    stack[sp++] = w;
-                    on[w] = 1;
-                    calls[cp++] = (frame){w, next_edge(c->callee->calls_out,
-                                                       part)};
-                } else if (on[w] && index[w] < low[fr->v]) {
-                    low[fr->v] = index[w];
-                }
-                continue;
-            }
-            uint32_t v = fr->v;
-            cp--;
-            if (cp && low[v] < low[calls[cp - 1].v])
-                low[calls[cp - 1].v] = low[v];
-            if (low[v] != index[v])
-                continue;
-            ncomp++;
-            uint32_t w;
-            do {
-                w = stack[--sp];
-                on[w] = 0;
-                comp[w] = ncomp;
-                size[ncomp]++;
-            } while (w != v);
-        }
-    }
+    size_t *first;
+    uint32_t *to = call_graph(p, part, n, &first);
+    uint32_t *comp = ph_xcalloc(n + 1, sizeof *comp);
+    size_t ncomp = ph_scc(n, first, to, NULL, comp, NULL, NULL);
+    uint32_t *size = ph_xcalloc(ncomp + 1, sizeof *size);
+    for (size_t i = 0; i < n; i++)
+        size[++comp[i]]++;     /* components from 1 */
+    free(first);
+    free(to);
     /* Keep only components of two or more; renumber by first member id. */
     uint32_t *renum = ph_xcalloc(ncomp + 1, sizeof *renum);
     uint32_t ncycles = 0;
@@ -103,17 +70,12 @@ static uint32_t *find_components(ph_profile *p, int part, size_t n,
         comp[i] = renum[c];
     }
     free(renum);
-    free(index);
-    free(low);
-    free(on);
-    free(stack);
-    free(calls);
     free(size);
     *ncomp_sizes_out = ncycles;
     return comp;
 }
 
-ph_cycles *ph_cycles_find(ph_profile *p, int part)
+ph_cycles *ph_cycles_find(const ph_profile *p, int part)
 {
     ph_cycles *c = ph_xcalloc(1, sizeof *c);
     c->p = p;

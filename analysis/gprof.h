@@ -19,12 +19,6 @@
 extern "C" {
 #endif
 
-/* Profile metadata key under which the gmon importer keeps gprof's own
- * per-function histogram credit, "ID:CREDIT:TICKS ..." (gprof truncates
- * bin bounds to 2-byte units, so its credits differ slightly from whole
- * ticks; TICKS guards against a profile changed since it was read). */
-#define PH_GPROF_CREDIT_KEY "gmon.gprof_credit"
-
 typedef struct ph_gprof_fn {
     const ph_func *func;
     double self;          /* seconds (event value x scale) */
@@ -53,11 +47,13 @@ typedef struct ph_gprof_arc {
 typedef struct ph_gprof ph_gprof;
 
 /* Compute for event ev (NULL: the first real event) over part (or
- * PH_ALL_PARTS).  Marks the profile approximated (children time assumes
- * every call costs the same).  Functions with no time, no calls and no arcs
- * are left out. */
-PH_API ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev,
+ * PH_ALL_PARTS).  Functions with no time, no calls and no arcs are left
+ * out. */
+PH_API ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev,
                                   int part);
+/* Why the children times are approximated (they assume every call costs
+ * the same), for reports to say; NULL without arcs.  A static string. */
+PH_API const char *ph_gprof_approx(const ph_gprof *g);
 PH_API void ph_gprof_free(ph_gprof *g);
 
 PH_API size_t ph_gprof_count(const ph_gprof *g);

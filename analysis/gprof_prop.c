@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/gprof.h"
+#include "analysis_priv.h"
 
 typedef struct node {
     const ph_func *f;
@@ -20,9 +21,8 @@ typedef struct node {
     size_t *kids;             /* arc indices, gprof's children order */
     size_t nkids;
     uint32_t cyc;             /* cycle index + 1 */
-    /* Tarjan */
-    long index, low;
-    int on_stack, used;
+    uint32_t visit;           /* order the component search met it */
+    int used;
 } node;
 
 struct ph_gprof {
@@ -35,6 +35,7 @@ struct ph_gprof {
     ph_gprof_arc *arcs;
     size_t narcs;
     double total;
+    const char *approx;
 };
 
 typedef struct rawarc {
@@ -56,46 +57,19 @@ static int cmp_raw(const void *x, const void *y)
 /* ------------------------------------------------------------------ */
 /* Inputs                                                              */
 
-/* gprof's own histogram credits kept by the gmon importer, if any:
- * "ID:CREDIT:TICKS ...".  They are used only while every listed function
- * still has the ticks it had when read (a merged or edited profile falls
- * back to whole ticks); functions without a credit get no time, as in
- * gprof (its symbol ranges reach the next symbol). */
-static int load_credits(ph_profile *p, node *nodes, size_t n)
+/* gprof's own histogram credits kept by the gmon importer, if any, for
+ * event ev; functions without a credit get no time, as in gprof (its
+ * symbol ranges reach the next symbol). */
+static void load_credits(const ph_profile *p, const ph_event *ev,
+                         node *nodes, size_t n)
 {
-    const char *s = ph_meta_get(p, PH_GPROF_CREDIT_KEY);
-    double *credit;
-    int ok = 1;
-
-    if (!s)
-        return 0;
-    credit = ph_xcalloc(n ? n : 1, sizeof *credit);
-    while (*s && ok) {
-        char *end;
-        unsigned long id = strtoul(s, &end, 10);
-        double v, ticks;
-        if (end == s || *end != ':')
-            ok = 0;
-        v = ok ? strtod(end + 1, &end) : 0;
-        if (ok && *end != ':')
-            ok = 0;
-        ticks = ok ? strtod(end + 1, &end) : 0;
-        if (ok && (id < 1 || id > n || nodes[id - 1].self != ticks))
-            ok = 0;
-        if (ok)
-            credit[id - 1] = v;
-        s = end;
-        while (*s == ' ')
-            s++;
-    }
-    if (ok)
-        for (size_t i = 0; i < n; i++)
-            nodes[i].self = credit[i];
-    free(credit);
-    return ok;
+    if (!ph_has_credits(p, ev))
+        return;
+    for (size_t i = 0; i < n; i++)
+        nodes[i].self = ph_func_credit(p, nodes[i].f);
 }
 
-static double self_of(ph_profile *p, const ph_func *f, const ph_event *ev,
+static double self_of(const ph_profile *p, const ph_func *f, const ph_event *ev,
                       int part)
 {
     const int64_t *v = ph_func_self(p, f, part);
@@ -105,7 +79,7 @@ static double self_of(ph_profile *p, const ph_func *f, const ph_event *ev,
 }
 
 /* Calls of the selected part(s), summed per (caller, callee). */
-static rawarc *collect_arcs(ph_profile *p, int part, size_t *n_out)
+static rawarc *collect_arcs(const ph_profile *p, int part, size_t *n_out)
 {
     size_t nc = ph_call_count(p), n = 0;
     rawarc *r = ph_xmalloc((nc ? nc : 1) * sizeof *r);
@@ -126,64 +100,6 @@ static rawarc *collect_arcs(ph_profile *p, int part, size_t *n_out)
     }
     *n_out = m;
     return r;
-}
-
-/* ------------------------------------------------------------------ */
-/* Cycles: Tarjan's strongly connected components, iteratively          */
-
-typedef struct walk {
-    node *nodes;
-    const rawarc *arcs;
-    size_t *stack, sp;        /* Tarjan stack */
-    size_t *order;            /* components in completion order */
-    size_t norder;
-    size_t *comp_start;       /* start of each component in order[] */
-    size_t ncomp;
-    long counter;
-} walk;
-
-typedef struct frame {
-    size_t v, next;
-} frame;
-
-static void strongconnect(walk *w, size_t root, frame *fs)
-{
-    size_t fp = 0;
-    node *nd = w->nodes;
-
-    fs[fp++] = (frame){root, 0};
-    nd[root].index = nd[root].low = w->counter++;
-    w->stack[w->sp++] = root;
-    nd[root].on_stack = 1;
-    while (fp > 0) {
-        frame *fr = &fs[fp - 1];
-        node *v = &nd[fr->v];
-        if (fr->next < v->nkids) {
-            size_t k = w->arcs[v->kids[fr->next++]].to;
-            if (nd[k].index < 0) {
-                nd[k].index = nd[k].low = w->counter++;
-                w->stack[w->sp++] = k;
-                nd[k].on_stack = 1;
-                fs[fp++] = (frame){k, 0};
-            } else if (nd[k].on_stack && nd[k].index < v->low) {
-                v->low = nd[k].index;
-            }
-            continue;
-        }
-        if (v->low == v->index) {
-            w->comp_start[w->ncomp++] = w->norder;
-            size_t x;
-            do {
-                x = w->stack[--w->sp];
-                nd[x].on_stack = 0;
-                w->order[w->norder++] = x;
-            } while (x != fr->v);
-        }
-        size_t done = fr->v;
-        fp--;
-        if (fp > 0 && nd[done].low < nd[fs[fp - 1].v].low)
-            nd[fs[fp - 1].v].low = nd[done].low;
-    }
 }
 
 static int cmp_addr(const void *x, const void *y, void *ctx)
@@ -241,7 +157,7 @@ static void propagate(node *nd, cyc *cy, rawarc *arcs, double *atime,
 
 /* ------------------------------------------------------------------ */
 
-ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev, int part)
+ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
 {
     size_t n = ph_func_count(p), narcs = 0;
     node *nd = ph_xcalloc(n ? n : 1, sizeof *nd);
@@ -255,12 +171,11 @@ ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev, int part)
     scale = ev && ev->scale != 0 ? ev->scale : 1.0;
     for (size_t i = 0; i < n; i++) {
         nd[i].f = ph_func_at(p, i);
-        nd[i].index = -1;
         if (ev)
             nd[i].self = self_of(p, nd[i].f, ev, part);
     }
-    if (ev && strcmp(ph_str_get(p, ev->name), "cpu_time") == 0)
-        load_credits(p, nd, n);
+    if (ev)
+        load_credits(p, ev, nd, n);
     arcs = collect_arcs(p, part, &narcs);
 
     /* calls, self calls; children lists in gprof's order (an arc is
@@ -302,41 +217,50 @@ ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev, int part)
         free(order);
     }
 
-    /* strongly connected components, roots in address order */
-    walk w;
-    memset(&w, 0, sizeof w);
-    w.nodes = nd;
-    w.arcs = arcs;
-    w.stack = ph_xmalloc((n ? n : 1) * sizeof *w.stack);
-    w.order = ph_xmalloc((n ? n : 1) * sizeof *w.order);
-    w.comp_start = ph_xmalloc((n + 1) * sizeof *w.comp_start);
+    /* strongly connected components, roots in address order, successors
+     * in gprof's children order */
+    size_t *first = ph_xmalloc((n + 1) * sizeof *first);
+    uint32_t *succ = ph_xmalloc((narcs + 1) * sizeof *succ);
+    uint32_t *comp = ph_xmalloc((n + 1) * sizeof *comp);
+    uint32_t *order = ph_xmalloc((n + 1) * sizeof *order);
+    uint32_t *visit = ph_xmalloc((n + 1) * sizeof *visit);
+    uint32_t *roots32 = ph_xmalloc((n + 1) * sizeof *roots32);
+    size_t m = 0;
+    for (size_t v = 0; v < n; v++) {
+        first[v] = m;
+        for (size_t k = 0; k < nd[v].nkids; k++)
+            succ[m++] = arcs[nd[v].kids[k]].to;
+    }
+    first[n] = m;
     roots = ph_xmalloc((n ? n : 1) * sizeof *roots);
     for (size_t i = 0; i < n; i++)
         roots[i] = i;
     qsort_r(roots, n, sizeof *roots, cmp_addr, nd);
-    {
-        frame *fs = ph_xmalloc((n ? n : 1) * sizeof *fs);
-        for (size_t i = 0; i < n; i++)
-            if (nd[roots[i]].index < 0)
-                strongconnect(&w, roots[i], fs);
-        free(fs);
-    }
-    w.comp_start[w.ncomp] = w.norder;
+    for (size_t i = 0; i < n; i++)
+        roots32[i] = (uint32_t)roots[i];
+    size_t ncomp = ph_scc(n, first, succ, roots32, comp, order, visit);
+    for (size_t i = 0; i < n; i++)
+        nd[i].visit = visit[i];
+    /* where each component starts in order[] */
+    size_t *comp_start = ph_xmalloc((ncomp + 1) * sizeof *comp_start);
+    for (size_t k = n; k-- > 0;)
+        comp_start[comp[order[k]]] = k;
+    comp_start[ncomp] = n;
 
     /* cycles: components of two or more, numbered by head address */
     size_t ncy = 0;
     cyc *cy = ph_xcalloc(n ? n : 1, sizeof *cy);
-    for (size_t c = 0; c < w.ncomp; c++) {
-        size_t s = w.comp_start[c], e = w.comp_start[c + 1];
+    for (size_t c = 0; c < ncomp; c++) {
+        size_t s = comp_start[c], e = comp_start[c + 1];
         if (e - s < 2)
             continue;
-        size_t head = w.order[s];
+        size_t head = order[s];
         for (size_t k = s; k < e; k++)     /* the first one visited */
-            if (nd[w.order[k]].index < nd[head].index)
-                head = w.order[k];
+            if (nd[order[k]].visit < nd[head].visit)
+                head = order[k];
         cy[ncy].head = head;
         for (size_t k = s; k < e; k++)
-            nd[w.order[k]].cyc = (uint32_t)ncy + 1;
+            nd[order[k]].cyc = (uint32_t)ncy + 1;
         ncy++;
     }
     /* renumber by head address */
@@ -376,8 +300,8 @@ ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev, int part)
     /* time flows up, callees' components first (Tarjan's order) */
     double *atime = ph_xcalloc(narcs ? narcs : 1, sizeof *atime);
     double *actime = ph_xcalloc(narcs ? narcs : 1, sizeof *actime);
-    for (size_t k = 0; k < w.norder; k++)
-        propagate(nd, cy, arcs, atime, actime, w.order[k]);
+    for (size_t k = 0; k < n; k++)
+        propagate(nd, cy, arcs, atime, actime, order[k]);
 
     /* results, in seconds */
     g->nids = n;
@@ -422,20 +346,29 @@ ph_gprof *ph_gprof_compute(ph_profile *p, const ph_event *ev, int part)
         o->child_time = actime[i] * scale;
     }
     if (narcs > 0)
-        ph_profile_set_approx(p, "gprof: a callee's time is split among its "
-                                 "callers in proportion to call counts");
+        g->approx = "gprof: a callee's time is split among its callers in "
+                    "proportion to call counts";
 
     free(atime);
     free(actime);
     free(cy);
     free(roots);
-    free(w.stack);
-    free(w.order);
-    free(w.comp_start);
+    free(first);
+    free(succ);
+    free(comp);
+    free(order);
+    free(visit);
+    free(roots32);
+    free(comp_start);
     free(kidbuf);
     free(arcs);
     free(nd);
     return g;
+}
+
+const char *ph_gprof_approx(const ph_gprof *g)
+{
+    return g->approx;
 }
 
 void ph_gprof_free(ph_gprof *g)

@@ -6,7 +6,7 @@
 
 #include "analysis_priv.h"
 
-int64_t *ph_subtree_sums(ph_profile *p, int part, uint64_t **counts)
+int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts)
 {
     size_t n = ph_node_count(p), w = ph_event_nreal(p);
     if (counts)

@@ -10,22 +10,61 @@
 
 #include "analysis_priv.h"
 
-/* Key of a function for grouping, interned so groups compare by handle. */
-static ph_str group_key(ph_profile *p, const ph_func *f, ph_group g)
+/* Name of the group of f, NULL when unknown.  A class name is made into
+ * buf (ph_class_of); the others live in the profile. */
+static const char *group_key(const ph_profile *p, const ph_func *f,
+                             ph_group g, char *buf, size_t size)
 {
-    char buf[1024];
+    ph_str s = f->name;
     switch (g) {
     case PH_GROUP_FILE:
-        return f->file ? f->file->name : 0;
+        s = f->file ? f->file->name : 0;
+        break;
     case PH_GROUP_OBJECT:
-        return f->object ? f->object->name : 0;
-    case PH_GROUP_CLASS:
-        return ph_str_intern0(p, ph_class_of(ph_str_get(p, f->name), buf,
-                                             sizeof buf));
+        s = f->object ? f->object->name : 0;
+        break;
+    case PH_GROUP_CLASS: {
+        const char *c = ph_class_of(ph_str_get(p, f->name), buf, size);
+        return *c ? c : NULL;
+    }
     case PH_GROUP_FUNCTION:
         break;
     }
-    return f->name;
+    return s ? ph_str_get(p, s) : NULL;
+}
+
+/* Groups by name: an open-addressing table of group indices + 1. */
+typedef struct group_tab {
+    uint32_t *slot;
+    size_t mask;
+    char **names;           /* by group; names[g] NULL = unknown */
+} group_tab;
+
+static uint32_t group_of(group_tab *gt, const char *name, size_t *ng)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (const char *c = name ? name : ""; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+    if (!name)
+        h = 0;
+    size_t j = h & gt->mask;
+    for (; gt->slot[j]; j = (j + 1) & gt->mask) {
+        const char *g = gt->names[gt->slot[j] - 1];
+        if (g == name || (g && name && strcmp(g, name) == 0))
+            return gt->slot[j];
+    }
+    gt->names[*ng] = name ? strcpy(ph_xmalloc(strlen(name) + 1), name)
+                          : NULL;
+    gt->slot[j] = (uint32_t)++*ng;
+    return gt->slot[j];
+}
+
+/* A copy of s that lives as long as the table. */
+static const char *own_name(ph_table *t, const char *s)
+{
+    t->names = ph_xrealloc(t->names, (t->nnames + 1) * sizeof *t->names);
+    t->names[t->nnames] = strcpy(ph_xmalloc(strlen(s) + 1), s);
+    return t->names[t->nnames++];
 }
 
 static int keep_name(const ph_table_opts *o, const char *name)
@@ -58,14 +97,14 @@ static ph_entry *push_entry(ph_table *t, size_t *cap)
     return e;
 }
 
-static int has_call_graph(ph_profile *p)
+static int has_call_graph(const ph_profile *p)
 {
     return ph_call_count(p) > 0 || ph_node_count(p) > 0;
 }
 
 static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
-    ph_profile *p = t->profile;
+    const ph_profile *p = t->profile;
     size_t w = t->nreal;
     int graph = has_call_graph(p);
     for (size_t i = 0; i < ph_func_count(p); i++) {
@@ -100,11 +139,10 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
     for (uint32_t k = 1; k <= ph_cycles_count(t->cycles); k++) {
         char name[32];
         snprintf(name, sizeof name, "<cycle %u>", k);
-        ph_str s = ph_str_intern0(p, name);
-        if (!keep_name(o, ph_str_get(p, s)))
+        if (!keep_name(o, name))
             continue;
         ph_entry *e = push_entry(t, cap);
-        e->name = ph_str_get(p, s);
+        e->name = own_name(t, name);
         e->file = e->object = "";
         e->cycle = k;
         e->is_cycle = 1;
@@ -117,7 +155,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
 
 /* Inclusive cost of groups in the context tree: each stack counts once per
  * group, found by a depth-first walk that tracks groups on the stack. */
-static void tree_group_incl(ph_profile *p, int part, const uint32_t *gof,
+static void tree_group_incl(const ph_profile *p, int part, const uint32_t *gof,
                             size_t ngroups, int64_t *incl, size_t w)
 {
     int64_t *sub = ph_subtree_sums(p, part, NULL);
@@ -165,19 +203,20 @@ static void tree_group_incl(ph_profile *p, int part, const uint32_t *gof,
 
 static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
-    ph_profile *p = t->profile;
+    const ph_profile *p = t->profile;
     size_t w = t->nreal, nf = ph_func_count(p);
     uint32_t *gof = ph_xcalloc(nf + 1, sizeof *gof);   /* group index + 1 */
-    uint32_t *gstr = ph_xcalloc(ph_str_count(p) + nf + 64, sizeof *gstr);
-    ph_str *keys = ph_xmalloc((nf + 1) * sizeof *keys);
-    size_t ng = 0;
+    group_tab gt;
+    size_t ng = 0, cap2 = 64;
+    while (cap2 < 2 * nf + 2)
+        cap2 *= 2;
+    gt.slot = ph_xcalloc(cap2, sizeof *gt.slot);
+    gt.mask = cap2 - 1;
+    gt.names = ph_xcalloc(nf + 1, sizeof *gt.names);
     for (size_t i = 0; i < nf; i++) {
-        ph_str k = group_key(p, ph_func_at(p, i), o->group);
-        if (!gstr[k]) {
-            keys[ng] = k;
-            gstr[k] = (uint32_t)++ng;
-        }
-        gof[i] = gstr[k];
+        char buf[1024];
+        gof[i] = group_of(&gt, group_key(p, ph_func_at(p, i), o->group, buf,
+                                         sizeof buf), &ng);
     }
     int64_t *self = ph_xcalloc(ng * w + 1, sizeof *self);
     int64_t *in = ph_xcalloc(ng * w + 1, sizeof *in);
@@ -225,7 +264,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     for (size_t g = 0; g < ng; g++) {
         int64_t *gs = self + g * w;
         ph_entry tmp = {0};
-        tmp.name = keys[g] ? ph_str_get(p, keys[g])
+        tmp.name = gt.names[g] ? gt.names[g]
                    : o->group == PH_GROUP_CLASS ? "(no class)" : "???";
         if (!keep_name(o, tmp.name))
             continue;
@@ -263,8 +302,10 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         }
     }
     free(gof);
-    free(gstr);
-    free(keys);
+    free(gt.slot);
+    /* the group names belong to the table now */
+    t->names = gt.names;
+    t->nnames = ng;
     free(self);
     free(in);
     free(out);
@@ -276,7 +317,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     free(has_root);
 }
 
-ph_table *ph_table_build(ph_profile *p, const ph_table_opts *opts)
+ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
 {
     ph_table *t = ph_xcalloc(1, sizeof *t);
     size_t cap = 0;
@@ -302,6 +343,9 @@ void ph_table_free(ph_table *t)
         free(t->entries[i].incl);
     }
     free(t->entries);
+    for (size_t i = 0; i < t->nnames; i++)
+        free(t->names[i]);
+    free(t->names);
     ph_cycles_free(t->cycles);
     free(t);
 }
@@ -346,20 +390,4 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
     free(t->entries);
     t->entries = sorted;
     free(k);
-}
-
-ph_event *ph_default_event(const ph_profile *p)
-{
-    const char *name = ph_meta_get(p, "default_sample_type");
-    ph_event *ev = name ? ph_event_find(p, name) : NULL;
-    if (ev)
-        return ev;
-    size_t n = ph_event_nreal(p);
-    if (n == 0)
-        return ph_event_count(p) ? ph_event_at(p, 0) : NULL;
-    /* pprof's rule: no default_sample_type means the last sample type. */
-    const char *fmt = ph_profile_format(p);
-    if (fmt && strcmp(fmt, "pprof") == 0)
-        return ph_event_real(p, n - 1);
-    return ph_event_real(p, 0);
 }

@@ -38,6 +38,8 @@ typedef struct ph_report {
     ph_table *table;         /* built and sorted by summary.c */
     size_t listed;           /* entries worth listing (text: nonzero) */
     size_t shown;            /* entries of table the report shows */
+    const char *approx;      /* what the report approximated, if the
+                                profile itself is exact (gprof's rule) */
 } ph_report;
 
 /* The selected part(s) as a ph_part pointer for row iterators (NULL = all). */

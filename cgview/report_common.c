@@ -169,10 +169,10 @@ void ph_report_print_head(ph_report *r, FILE *out)
                                   PH_REPORT_WIDTH - used - 2));
         fputc('\n', out);
     }
-    if (ph_profile_approx(p))
+    const char *approx = r->approx ? r->approx : ph_profile_approx(p);
+    if (approx)
         fprintf(out, "note:     %s\n",
-                ph_report_fit(fit, sizeof fit, ph_profile_approx(p),
-                              PH_REPORT_WIDTH - 10));
+                ph_report_fit(fit, sizeof fit, approx, PH_REPORT_WIDTH - 10));
 }
 
 /* ------------------------------------------------------------------ */

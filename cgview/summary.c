@@ -98,67 +98,6 @@ typedef struct options {
 /* ------------------------------------------------------------------ */
 /* Derived events                                                      */
 
-/* KCachegrind's built-in formulas, added when their inputs exist.  CEst
- * keeps the terms whose event exists (KCachegrind skips unknown names). */
-static const struct {
-    const char *name, *long_name, *inputs[3];
-} builtins[] = {
-    { "L1m", "L1 Miss Sum", { "I1mr", "D1mr", "D1mw" } },
-    { "L2m", "L2 Miss Sum", { "I2mr", "D2mr", "D2mw" } },
-    { "LLm", "Last-level Miss Sum", { "ILmr", "DLmr", "DLmw" } },
-    { "Bm", "Branch Misprediction Sum", { "Bim", "Bcm", NULL } },
-};
-
-static void define_builtin(ph_profile *p, const char *name,
-                           const char *long_name, const char *formula)
-{
-    char err[256];
-    int col = 0;
-    ph_event *ev;
-
-    if (ph_event_find(p, name))
-        return;   /* the file defines or measures it */
-    ev = ph_event_define(p, name, formula, &col, err, sizeof err);
-    if (!ev)
-        return;
-    ev->flags |= PH_EV_BUILTIN;
-    ev->long_name = ph_str_intern0(p, long_name);
-}
-
-static void add_builtins(ph_profile *p)
-{
-    static const struct { const char *name; int weight; } cest[] = {
-        { "Bm", 10 }, { "L1m", 10 }, { "Ge", 20 }, { "L2m", 100 },
-        { "LLm", 100 },
-    };
-    char formula[128];
-    size_t i, k, n;
-
-    for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
-        char *w = formula;
-        for (k = 0; k < 3 && builtins[i].inputs[k]; k++)
-            if (!ph_event_find(p, builtins[i].inputs[k]))
-                break;
-        if (k < 3 && builtins[i].inputs[k])
-            continue;
-        for (k = 0; k < 3 && builtins[i].inputs[k]; k++)
-            w += sprintf(w, "%s%s", k ? " + " : "", builtins[i].inputs[k]);
-        define_builtin(p, builtins[i].name, builtins[i].long_name, formula);
-    }
-    if (!ph_event_find(p, "Ir"))
-        return;
-    n = (size_t)sprintf(formula, "Ir");
-    for (i = 0, k = 0; i < sizeof cest / sizeof cest[0]; i++) {
-        if (!ph_event_find(p, cest[i].name))
-            continue;
-        n += (size_t)sprintf(formula + n, " + %d %s", cest[i].weight,
-                             cest[i].name);
-        k++;
-    }
-    if (k)
-        define_builtin(p, "CEst", "Cycle Estimation", formula);
-}
-
 /* --define 'NAME = FORMULA'; errors name the column in the argument. */
 static int apply_define(ph_profile *p, const char *arg)
 {
@@ -456,7 +395,7 @@ static int add_events(ph_report *r, const options *o)
     const char *def;
     size_t i;
 
-    add_builtins(r->p);
+    ph_events_add_builtins(r->p);
     if (o->config) {
         if (ph_report_config(r->p, o->config, 1) < 0)
             return -1;
@@ -473,7 +412,6 @@ static int add_events(ph_report *r, const options *o)
 static int choose_event(ph_report *r, const options *o)
 {
     ph_profile *p = r->p;
-    size_t i, n = ph_event_count(p);
 
     if (o->evname) {
         r->ev = ph_event_find(p, o->evname);
@@ -484,26 +422,7 @@ static int choose_event(ph_report *r, const options *o)
         }
         return 0;
     }
-    /* pprof's default: the profile's default_sample_type, else its last
-     * sample type (go tool pprof's choice); elsewhere the first event. */
-    if (ph_meta_get(p, "default_sample_type"))
-        r->ev = ph_event_find(p, ph_meta_get(p, "default_sample_type"));
-    for (i = 0; i < n && !r->ev; i++) {
-        const ph_event *e = ph_event_at(p, i);
-        if (!(e->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED)))
-            r->ev = e;
-    }
-    if (r->ev && ph_profile_format(p) &&
-        strcmp(ph_profile_format(p), "pprof") == 0 &&
-        !ph_meta_get(p, "default_sample_type")) {
-        for (i = 0; i < n; i++) {
-            const ph_event *e = ph_event_at(p, i);
-            if (!(e->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED)))
-                r->ev = e;
-        }
-    }
-    if (!r->ev && n)
-        r->ev = ph_event_at(p, 0);
+    r->ev = ph_default_event(p);
     return 0;
 }
 
@@ -541,6 +460,8 @@ static void apply_gprof(ph_report *r)
         const ph_event *ev = ph_event_real(r->p, s);
         double scale = ev->scale != 0 ? ev->scale : 1.0;
         ph_gprof *g = ph_gprof_compute(r->p, ev, r->topts.part);
+        if (ph_gprof_approx(g))
+            r->approx = ph_gprof_approx(g);
         for (i = 0; i < t->count; i++) {
             ph_entry *e = &t->entries[i];
             double v = -1;

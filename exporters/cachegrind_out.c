@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "exporters/exporters.h"
 
 /* One output cost line before merging: (file, function, line) and the
@@ -23,7 +24,7 @@ typedef struct cg_entry {
 } cg_entry;
 
 typedef struct cg_writer {
-    ph_profile *p;
+    const ph_profile *p;
     ph_output *out;
     size_t nout;          /* events written */
     size_t *slots;        /* slot of each written event */
@@ -73,15 +74,17 @@ static void add_entry(cg_writer *w, uint32_t filerank, uint32_t func,
     w->npool += w->nout;
 }
 
+/* Rows of the flat view: the profile's rows and its samples' self costs. */
 static void collect_rows(cg_writer *w)
 {
     size_t nf = ph_func_count(w->p);
+    const ph_flat *v = ph_flat_of(w->p);
     for (size_t i = 0; i < nf; i++) {
-        ph_func *f = ph_func_at(w->p, i);
-        ph_row_iter it;
+        const ph_func *f = ph_func_at(w->p, i);
+        ph_flat_iter it;
         ph_row r;
-        ph_row_iter_init(&it, w->p, f, NULL);
-        while (ph_row_next(&it, &r)) {
+        ph_flat_rows_init(&it, v, w->p, f, NULL);
+        while (ph_flat_rows_next(&it, &r)) {
             ph_file *file = r.file ? r.file : f->file;
             if (r.addr)
                 w->addr_rows++;
@@ -139,7 +142,7 @@ static void put_meta_line(ph_output *out, const char *key, const char *v)
 
 static void write_header(cg_writer *w)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     const char *cmd = NULL;
     size_t nm = ph_meta_count(p);
     for (size_t i = 0; i < nm; i++) {
@@ -171,7 +174,7 @@ static void put_costs(ph_output *out, const int64_t *c, size_t n)
 /* Sort, merge equal positions, write fl=/fn=/count lines and summary:. */
 static void write_body(cg_writer *w)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     size_t n = w->nout;
     int64_t *sum = ph_xcalloc(n ? n : 1, sizeof *sum);
     int64_t *acc = ph_xcalloc(n ? n : 1, sizeof *acc);
@@ -218,7 +221,7 @@ static void write_body(cg_writer *w)
 /* Say what the format cannot hold. */
 static void report_drops(cg_writer *w, size_t nderived, size_t nnonadd)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     if (nderived)
         ph_output_drop(w->out, "formulas", nderived,
                        "derived events (cachegrind has no formulas)");
@@ -239,7 +242,7 @@ static void report_drops(cg_writer *w, size_t nderived, size_t nnonadd)
                        "instruction addresses (cachegrind keeps lines only)");
 }
 
-int ph_cachegrind_write(ph_profile *p, ph_output *out, char *err,
+int ph_cachegrind_write(const ph_profile *p, ph_output *out, char *err,
                         size_t errsize)
 {
     cg_writer w;
@@ -249,8 +252,7 @@ int ph_cachegrind_write(ph_profile *p, ph_output *out, char *err,
 
     size_t nsamples = ph_sample_count(p);
     if (nsamples) {
-        /* stacks become self rows (and calls, dropped below) */
-        ph_profile_flatten(p);
+        /* stacks become self rows through the flat view */
         ph_output_drop(out, "contexts", nsamples,
                        "call-stack samples, kept as self costs "
                        "(cachegrind has no stacks)");

@@ -3,20 +3,25 @@
  * part per IR part, compressed names with ids restarting in every part
  * (KCachegrind clears its tables at each part), relative subpositions,
  * calls with their inclusive cost, jumps, derived events as event: lines,
- * and summary:/totals: equal to the data.  Context trees are flattened
- * first (exact).  Negative costs (diffs) are written as they are. */
+ * and summary:/totals: equal to the data.  Rows and calls come from the
+ * flat view (analysis/), which holds a context tree's costs exactly.  Negative costs (diffs) are written as they are. */
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "exporters/exporters.h"
 
 typedef struct cgw {
-    ph_profile *p;
+    const ph_profile *p;
+    const ph_flat *v;       /* rows and calls, the tree's too */
     ph_output *out;
     size_t nreal;
+    size_t *slots;          /* slots of the events written: additive ones */
+    size_t nout;
     int instr;              /* write "positions: instr line" */
     /* Per part: compressed ids given so far (0 = not yet), by ->id. */
     uint32_t *obj_id, *file_id, *fn_id;
@@ -29,6 +34,7 @@ typedef struct cgw {
     /* Jumps by source function: jidx[jstart[f->id] .. jstart[f->id+1]). */
     size_t *jstart, *jidx;
     uint64_t unknown_incl;
+    uint64_t unknown_counts;
 } cgw;
 
 /* ------------------------------------------------------------------ */
@@ -131,15 +137,16 @@ static void put_position(cgw *w, uint64_t addr, uint32_t line, int move)
 }
 
 /* Costs with trailing zeros left out, then the line end. */
+/* The written events' values of a vector of n slots (later slots 0). */
 static void put_costs(cgw *w, const int64_t *c, size_t n)
 {
-    size_t k;
+    size_t k, m = w->nout;
 
-    while (n > 0 && c[n - 1] == 0)
-        n--;
-    for (k = 0; k < n; k++) {
+    while (m > 0 && (w->slots[m - 1] >= n || c[w->slots[m - 1]] == 0))
+        m--;
+    for (k = 0; k < m; k++) {
         ph_output_puts(w->out, " ");
-        ph_output_i64(w->out, c[k]);
+        ph_output_i64(w->out, w->slots[k] < n ? c[w->slots[k]] : 0);
     }
     ph_output_puts(w->out, "\n");
 }
@@ -159,7 +166,7 @@ static void switch_file(cgw *w, ph_file *f)
 
 static void write_file_header(cgw *w)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     size_t i, nm = ph_meta_count(p);
     int have_pid = 0, have_cmd = 0;
 
@@ -210,7 +217,7 @@ static int put_event_name(cgw *w, ph_str name)
 
 static void write_events(cgw *w, int first)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     size_t i, n = ph_event_count(p), nm = ph_meta_count(p);
 
     ph_output_puts(w->out, w->instr ? "positions: instr line\n"
@@ -220,7 +227,8 @@ static void write_events(cgw *w, int first)
     for (i = 0; i < n; i++) {
         const ph_event *ev = ph_event_at(p, i);
         int derived = (ev->flags & PH_EV_DERIVED) != 0;
-        if ((ev->flags & PH_EV_BUILTIN) || (!derived && !ev->long_name))
+        if ((ev->flags & (PH_EV_BUILTIN | PH_EV_NONADDITIVE)) ||
+            (!derived && !ev->long_name))
             continue;
         ph_output_puts(w->out, "event: ");
         put_event_name(w, ev->name);
@@ -237,9 +245,9 @@ static void write_events(cgw *w, int first)
             ph_output_printf(w->out, "event: %s\n", v);
     }
     ph_output_puts(w->out, "events:");
-    for (i = 0; i < w->nreal; i++) {
+    for (i = 0; i < w->nout; i++) {
         ph_output_puts(w->out, " ");
-        if (put_event_name(w, ph_event_real(p, i)->name) && first)
+        if (put_event_name(w, ph_event_real(p, w->slots[i])->name) && first)
             ph_output_drop(w->out, "event-name", 1,
                            "event names with blanks, '=' or ':' written "
                            "with '_' (callgrind separates names by blanks)");
@@ -269,17 +277,17 @@ static void index_jumps(cgw *w)
     free(fill);
 }
 
-static int func_has_data(cgw *w, ph_func *f, ph_part *part)
+static int func_has_data(cgw *w, const ph_func *f, const ph_part *part)
 {
-    ph_row_iter it;
+    ph_flat_iter it;
     ph_row r;
     const ph_call *c;
     size_t j;
 
-    ph_row_iter_init(&it, w->p, f, part);
-    if (ph_row_next(&it, &r))
+    ph_flat_rows_init(&it, w->v, w->p, f, part);
+    if (ph_flat_rows_next(&it, &r))
         return 1;
-    for (c = f->calls_out; c; c = c->next_out)
+    for (c = ph_flat_out(w->v, f); c; c = ph_flat_next_out(w->v, c))
         if (c->part == part)
             return 1;
     for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++)
@@ -301,8 +309,12 @@ static void write_call(cgw *w, const ph_func *f, const ph_call *c,
     else if (!cf && w->cur)
         ph_output_puts(w->out, "cfi=???\n");
     put_func(w, "cfn", c->callee);
+    /* Records from sampled stacks count samples, not calls: the count
+     * is unknown, written as 0 as go tool pprof -callgrind does. */
+    int sampled = ph_flat_is_tree(w->v, c);
+    w->unknown_counts += sampled;
     ph_output_puts(w->out, "calls=");
-    ph_output_u64(w->out, c->count);
+    ph_output_u64(w->out, sampled ? 0 : c->count);
     ph_output_puts(w->out, " ");
     put_position(w, c->target_addr, c->target_line, 0);
     ph_output_puts(w->out, "\n");
@@ -338,9 +350,10 @@ static void write_jump(cgw *w, const ph_func *f, const ph_jump *j)
     ph_output_puts(w->out, "\n");
 }
 
-static void write_function(cgw *w, ph_func *f, ph_part *part, int64_t *zero)
+static void write_function(cgw *w, const ph_func *f, const ph_part *part,
+                           int64_t *zero)
 {
-    ph_row_iter it;
+    ph_flat_iter it;
     ph_row r;
     const ph_call *c;
     size_t j;
@@ -358,13 +371,13 @@ static void write_function(cgw *w, ph_func *f, ph_part *part, int64_t *zero)
     put_func(w, "fn", f);
     w->cur = w->fl;
     w->fresh = 1;
-    ph_row_iter_init(&it, w->p, f, part);
-    while (ph_row_next(&it, &r)) {
+    ph_flat_rows_init(&it, w->v, w->p, f, part);
+    while (ph_flat_rows_next(&it, &r)) {
         switch_file(w, r.file);
         put_position(w, r.addr, r.line, 1);
         put_costs(w, r.cost, w->nreal);
     }
-    for (c = f->calls_out; c; c = c->next_out)
+    for (c = ph_flat_out(w->v, f); c; c = ph_flat_next_out(w->v, c))
         if (c->part == part)
             write_call(w, f, c, zero);
     for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++) {
@@ -390,7 +403,7 @@ static const int64_t *summary_of(cgw *w, const ph_part *part,
 
 static void write_part(cgw *w, size_t index, int64_t *zero)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     ph_part *part = ph_part_at(p, index);
     size_t i, nf = ph_func_count(p);
     const int64_t *tot = ph_totals(p, (int)index);
@@ -424,7 +437,7 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
     put_costs(w, summary_of(w, part, tot), w->nreal);
     ph_output_puts(w->out, "\n");
     for (i = 0; i < nf; i++) {
-        ph_func *f = ph_func_at(p, i);
+        const ph_func *f = ph_func_at(p, i);
         if (func_has_data(w, f, part))
             write_function(w, f, part, zero);
     }
@@ -432,31 +445,43 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
     put_costs(w, tot, w->nreal);
 }
 
-int ph_callgrind_write(ph_profile *p, ph_output *out, char *err,
+int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
                        size_t errsize)
 {
     cgw w;
     size_t i, nparts;
     int64_t *zero;
 
-    (void)err;
-    (void)errsize;
-    if (ph_node_count(p) > 0)
-        ph_profile_flatten(p);   /* does nothing when rows exist */
     memset(&w, 0, sizeof w);
     w.p = p;
+    w.v = ph_flat_of(p);
     w.out = out;
     w.nreal = ph_event_nreal(p);
+    /* Non-additive metrics (ids, enums) are no costs: callgrind sums every
+     * column, so they are left out and said. */
+    w.slots = ph_xcalloc(w.nreal + 1, sizeof *w.slots);
+    for (i = 0; i < w.nreal; i++)
+        if (!(ph_event_real(p, i)->flags & PH_EV_NONADDITIVE))
+            w.slots[w.nout++] = i;
+    if (w.nout == 0 && w.nreal > 0) {
+        free(w.slots);
+        snprintf(err, errsize, "the profile has no additive event to write");
+        return -1;
+    }
+    if (w.nout < w.nreal)
+        ph_output_drop(out, "nonadditive", w.nreal - w.nout, "non-additive "
+                       "metrics (ids, enums; callgrind sums every event)");
     nparts = ph_part_count(p);
     for (i = 0; i < ph_func_count(p) && !w.instr; i++) {
-        ph_func *f = ph_func_at(p, i);
-        ph_row_iter it;
+        const ph_func *f = ph_func_at(p, i);
+        ph_flat_iter it;
         ph_row r;
         const ph_call *c;
-        ph_row_iter_init(&it, p, f, NULL);
-        while (!w.instr && ph_row_next(&it, &r))
+        ph_flat_rows_init(&it, w.v, p, f, NULL);
+        while (!w.instr && ph_flat_rows_next(&it, &r))
             w.instr = r.addr != 0;
-        for (c = f->calls_out; c && !w.instr; c = c->next_out)
+        for (c = ph_flat_out(w.v, f); c && !w.instr;
+             c = ph_flat_next_out(w.v, c))
             w.instr = c->addr != 0;
     }
     w.obj_id = ph_xcalloc(ph_object_count(p) + 2, sizeof *w.obj_id);
@@ -467,9 +492,14 @@ int ph_callgrind_write(ph_profile *p, ph_output *out, char *err,
     write_file_header(&w);
     for (i = 0; i < nparts; i++)
         write_part(&w, i, zero);
+    if (w.unknown_counts)
+        ph_output_drop(out, "call-count", w.unknown_counts,
+                       "call counts of records from sampled stacks "
+                       "(unknown: written as calls=0)");
     if (w.unknown_incl)
         ph_output_drop(out, "call-cost", w.unknown_incl,
                        "calls without an inclusive cost (written as 0)");
+    free(w.slots);
     free(w.obj_id);
     free(w.file_id);
     free(w.fn_id);

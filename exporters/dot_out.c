@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
-#include "exporters/pprof_stacks.h"
+#include "exporters/out_events.h"
 
 PH_DECLARE_EXPORTER(dot);
 
@@ -55,7 +55,8 @@ static int cmp_dedge(const void *a, const void *b)
 static void merge_edges(graph *g)
 {
     size_t m = 0;
-    qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
+    if (g->n)
+        qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
     for (size_t i = 0; i < g->n; i++) {
         if (m && g->e[m - 1].from == g->e[i].from &&
             g->e[m - 1].to == g->e[i].to) {
@@ -69,52 +70,28 @@ static void merge_edges(graph *g)
     g->n = m;
 }
 
-/* Edges of tree data: each node adds its subtree to (parent function ->
- * its function), unless that pair already occurs above it on the stack. */
-static void tree_edges(ph_profile *p, const ph_event *ev, graph *g)
+/* Edges from the flat view's records: the profile's calls and the
+ * context tree's arcs under the view's one recursion rule.  Records from
+ * a tree count samples, not calls: no count is written for them. */
+static void view_edges(const ph_profile *p, const ph_event *ev, graph *g)
 {
-    ph_stacks st;
-    ph_stacks_build(p, NULL, "dot", &st);
-    double *incl = ph_xcalloc(st.nnodes + 1, sizeof *incl);
-    for (size_t i = 0; i < st.nsamples; i++)
-        incl[st.samples[i].node] += (double)ph_stacks_value(p, ev,
-                                                         st.samples[i].cost);
-    for (size_t i = st.nnodes; i-- > 0;)
-        if (st.nodes[i].parent)
-            incl[st.nodes[i].parent - 1] += incl[i];
-    for (size_t i = 0; i < st.nnodes; i++) {
-        uint32_t par = st.nodes[i].parent;
-        if (!par)
-            continue;
-        const ph_func *from = st.nodes[par - 1].func, *to = st.nodes[i].func;
-        if (from == to)
-            continue;
-        int repeat = 0;
-        for (uint32_t a = par; st.nodes[a - 1].parent && !repeat;
-             a = st.nodes[a - 1].parent)
-            repeat = st.nodes[st.nodes[a - 1].parent - 1].func == from &&
-                     st.nodes[a - 1].func == to;
-        if (!repeat)
-            add_edge(g, from->id - 1, to->id - 1, incl[i], 0, 0);
-    }
-    free(incl);
-    ph_stacks_free(&st);
-}
-
-static void flat_edges(ph_profile *p, const ph_event *ev, graph *g)
-{
+    const ph_flat *v = ph_flat_of(p);
     size_t w = ph_event_nreal(p);
-    int64_t *v = ph_xcalloc(w + 1, sizeof *v);
-    for (size_t i = 0; i < ph_call_count(p); i++) {
-        const ph_call *c = ph_call_at(p, i);
-        if (!c->caller || !c->callee || c->caller == c->callee)
-            continue;
-        for (size_t k = 0; k < w; k++)
-            v[k] = ph_call_incl(c, k);
-        add_edge(g, c->caller->id - 1, c->callee->id - 1,
-                 (double)ph_stacks_value(p, ev, v), c->count, 1);
+    int64_t *val = ph_xcalloc(w + 1, sizeof *val);
+    for (size_t f = 0; f < ph_func_count(p); f++) {
+        const ph_call *c = ph_flat_out(v, ph_func_at(p, f));
+        for (; c; c = ph_flat_next_out(v, c)) {
+            if (c->caller == c->callee)
+                continue;
+            for (size_t k = 0; k < w; k++)
+                val[k] = ph_call_incl(c, k);
+            int counted = !ph_flat_is_tree(v, c);
+            add_edge(g, c->caller->id - 1, c->callee->id - 1,
+                     (double)ph_out_value(p, ev, val),
+                     counted ? c->count : 0, counted);
+        }
     }
-    free(v);
+    free(val);
 }
 
 static double option_pct(ph_output *out, const char *key, double dflt)
@@ -157,12 +134,11 @@ static void put_label_text(ph_output *out, const char *s)
     }
 }
 
-int ph_dot_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_dot_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
 {
     size_t ne, nf = ph_func_count(p);
-    ph_event **evs = ph_stacks_events(p, out, "dot", &ne);
-    const char *fmt = ph_profile_format(p);
-    int pick = ph_stacks_pick(p, out, evs, ne, fmt && !strcmp(fmt, "pprof"));
+    ph_event **evs = ph_out_events(p, out, &ne);
+    int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
         snprintf(err, errsize, "the profile has no additive event");
         free(evs);
@@ -171,13 +147,10 @@ int ph_dot_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     const ph_event *ev = evs[pick];
     double node_thr = option_pct(out, "node_threshold", 0.5) / 100.0;
     double edge_thr = option_pct(out, "edge_threshold", 0.1) / 100.0;
-    double total = (double)ph_stacks_value(p, ev, ph_totals(p, PH_ALL_PARTS));
+    double total = (double)ph_out_value(p, ev, ph_totals(p, PH_ALL_PARTS));
     double base = fabs(total) > 0 ? fabs(total) : 1;
     graph g = {0};
-    if (ph_sample_count(p))
-        tree_edges(p, ev, &g);
-    if (ph_call_count(p))
-        flat_edges(p, ev, &g);
+    view_edges(p, ev, &g);
     merge_edges(&g);
     uint8_t *shown = ph_xcalloc(nf + 1, 1);
     size_t hidden = 0, hidden_edges = 0;
@@ -188,10 +161,10 @@ int ph_dot_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     put_label_text(out, ph_str_get(p, ev->name));
     ph_output_printf(out, " total %.0f\";\n", total);
     for (size_t i = 0; i < nf; i++) {
-        ph_func *f = ph_func_at(p, i);
-        double incl = (double)ph_stacks_value(p, ev,
+        const ph_func *f = ph_func_at(p, i);
+        double incl = (double)ph_out_value(p, ev,
                                               ph_func_incl(p, f, PH_ALL_PARTS));
-        double self = (double)ph_stacks_value(p, ev,
+        double self = (double)ph_out_value(p, ev,
                                               ph_func_self(p, f, PH_ALL_PARTS));
         if (fabs(incl) < node_thr * base && fabs(self) < node_thr * base) {
             hidden += incl != 0 || self != 0;

@@ -4,7 +4,7 @@
  * qualify, else from 1) with every parent smaller than its children,
  * parent_id and children_id both filled, one
  * Line per Location, values in uint_value (value_type 1) when no value is
- * negative.  Flat data goes through pprof_stacks.c's approximation.
+ * negative.  Flat data goes through the stack view's approximation (analysis/).
  */
 #include "config.h"
 
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
-#include "exporters/pprof_stacks.h"
+#include "exporters/out_events.h"
 #include "importers/drcctprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(drcctprof);
@@ -22,8 +22,8 @@ PH_DECLARE_EXPORTER(drcctprof);
 typedef Drcctprof__Profile__Profile PbProfile;
 
 typedef struct writer {
-    ph_profile *p;
-    ph_stacks st;
+    const ph_profile *p;
+    const ph_stacks *st;
     char **strs;
     size_t nstrs;
     int64_t *by_str;         /* ph_str -> index + 1 */
@@ -60,7 +60,7 @@ static uint64_t file_id(writer *w, ph_file *f)
     return w->file_id[f->id];
 }
 
-static uint64_t function_id(writer *w, ph_func *f)
+static uint64_t function_id(writer *w, const ph_func *f)
 {
     if (!w->func_id[f->id]) {
         Drcctprof__Profile__Function *fn = ph_xmalloc(sizeof *fn);
@@ -83,7 +83,7 @@ typedef struct lochash {
     size_t mask;
 } lochash;
 
-static uint64_t location_id(writer *w, lochash *h, ph_func *f, uint32_t line)
+static uint64_t location_id(writer *w, lochash *h, const ph_func *f, uint32_t line)
 {
     uint64_t fid = function_id(w, f);
     uint64_t key = fid << 32 | line;
@@ -142,7 +142,6 @@ static void free_writer(writer *w)
     free(w->func_id);
     free(w->file_id);
     free(w->ctx_id);
-    ph_stacks_free(&w->st);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -165,8 +164,8 @@ static void append_out(ProtobufCBuffer *b, size_t len, const uint8_t *data)
  * strings, 1 when no value is negative, else 0. */
 static void write_metric_types(writer *w, ph_output *out)
 {
-    ph_profile *p = w->p;
-    size_t nr = w->st.width, nd = 0;
+    const ph_profile *p = w->p;
+    size_t nr = w->st->width, nd = 0;
     PbProfile *pb = &w->pb;
     pb->metric_type = ph_xcalloc(nr + 1, sizeof *pb->metric_type);
     pb->n_metric_type = nr;
@@ -177,8 +176,8 @@ static void write_metric_types(writer *w, ph_output *out)
         mt->des = str_of(w, ev->name);
         mt->unit = str_of(w, ev->unit);
         mt->value_type = 1;
-        for (size_t i = 0; i < w->st.nsamples; i++) {
-            const ph_stk_sample *s = &w->st.samples[i];
+        for (size_t i = 0; i < w->st->nsamples; i++) {
+            const ph_stk_sample *s = &w->st->samples[i];
             if (s->src && s->src->strs && s->src->strs[k]) {
                 mt->value_type = 2;
                 break;
@@ -228,7 +227,7 @@ static uint64_t *context_ids(const ph_stacks *st)
 static void write_contexts(writer *w, ph_output *out)
 {
     PbProfile *pb = &w->pb;
-    size_t nn = w->st.nnodes, nlocs = 0, inl = 0, addrs = 0;
+    size_t nn = w->st->nnodes, nlocs = 0, inl = 0, addrs = 0;
     lochash h;
     size_t cap = 16;
     while (cap < 2 * nn + 2)
@@ -242,13 +241,13 @@ static void write_contexts(writer *w, ph_output *out)
     Drcctprof__Profile__Context *ctx = ph_xcalloc(nn + 1, sizeof *ctx);
     size_t *nkids = ph_xcalloc(nn + 1, sizeof *nkids);
     uint64_t *kids = ph_xcalloc(nn + 1, sizeof *kids);
-    w->ctx_id = context_ids(&w->st);
+    w->ctx_id = context_ids(w->st);
     for (size_t i = 0; i < nn; i++)
-        if (w->st.nodes[i].parent)
-            nkids[w->st.nodes[i].parent - 1]++;
+        if (w->st->nodes[i].parent)
+            nkids[w->st->nodes[i].parent - 1]++;
     size_t at = 0;
     for (size_t i = 0; i < nn; i++) {
-        const ph_stk_node *n = &w->st.nodes[i];
+        const ph_stk_node *n = &w->st->nodes[i];
         Drcctprof__Profile__Context *c = &ctx[i];
         drcctprof__profile__context__init(c);
         c->id = w->ctx_id[i];
@@ -261,7 +260,7 @@ static void write_contexts(writer *w, ph_output *out)
         addrs += n->addr != 0;
     }
     for (size_t i = 0; i < nn; i++) {
-        uint32_t par = w->st.nodes[i].parent;
+        uint32_t par = w->st->nodes[i].parent;
         if (par) {
             Drcctprof__Profile__Context *c = &ctx[par - 1];
             c->children_id[c->n_children_id++] = w->ctx_id[i];
@@ -286,14 +285,14 @@ static void write_contexts(writer *w, ph_output *out)
 static void write_samples(writer *w, ph_output *out)
 {
     PbProfile *pb = &w->pb;
-    size_t ns = w->st.nsamples, nm = pb->n_metric_type, labelled = 0;
+    size_t ns = w->st->nsamples, nm = pb->n_metric_type, labelled = 0;
     Drcctprof__Profile__Sample *smp = ph_xcalloc(ns + 1, sizeof *smp);
     Drcctprof__Profile__Metric *met = ph_xcalloc(ns * nm + 1, sizeof *met);
     Drcctprof__Profile__Metric **ptr = ph_xcalloc(ns * nm + 1, sizeof *ptr);
     pb->sample = ph_xcalloc(ns + 1, sizeof *pb->sample);
     pb->n_sample = ns;
     for (size_t i = 0; i < ns; i++) {
-        const ph_stk_sample *s = &w->st.samples[i];
+        const ph_stk_sample *s = &w->st->samples[i];
         Drcctprof__Profile__Sample *o = &smp[i];
         drcctprof__profile__sample__init(o);
         o->context_id = w->ctx_id[s->node];
@@ -322,19 +321,20 @@ static void write_samples(writer *w, ph_output *out)
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");
-    if (ph_part_count(w->p) > 1 && !w->st.approx)
+    if (ph_part_count(w->p) > 1 && !w->st->approx)
         ph_output_drop(out, "parts", ph_part_count(w->p), "parts "
                        "merged into one (the format has no threads)");
 }
 
-int ph_drcctprof_write(ph_profile *p, ph_output *out, char *err,
+int ph_drcctprof_write(const ph_profile *p, ph_output *out, char *err,
                        size_t errsize)
 {
     writer w;
     memset(&w, 0, sizeof w);
     w.p = p;
     drcctprof__profile__profile__init(&w.pb);
-    ph_stacks_build(p, out, "drcctprof", &w.st);
+    w.st = ph_stacks_of(p);
+    ph_stacks_warn(w.st, out);
     /* Every string the file can name comes from the profile: the table
      * needs at most one slot per handle, plus "". */
     w.strs = ph_xcalloc(ph_str_count(p) + 2, sizeof *w.strs);

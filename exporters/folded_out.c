@@ -2,7 +2,7 @@
  * input of flamegraph.pl, inferno, speedscope and friends).  One event
  * (-O event=NAME, else the profile's default); identical stacks are summed;
  * inlined frames carry FlameGraph's "_[i]" suffix.  Flat data goes through
- * pprof_stacks.c's approximation.
+ * the stack view's approximation (analysis/).
  */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
-#include "exporters/pprof_stacks.h"
+#include "exporters/out_events.h"
 
 PH_DECLARE_EXPORTER(folded);
 
@@ -33,19 +33,17 @@ static size_t put_name(ph_output *out, const char *s)
     return fixed;
 }
 
-int ph_folded_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
 {
-    ph_stacks st;
+    const ph_stacks *st = ph_stacks_of(p);
     size_t ne;
-    ph_stacks_build(p, out, "folded", &st);
-    ph_event **evs = ph_stacks_events(p, out, "folded", &ne);
-    const char *fmt = ph_profile_format(p);
-    int pick = ph_stacks_pick(p, out, evs, ne, fmt && !strcmp(fmt, "pprof"));
+    ph_stacks_warn(st, out);
+    ph_event **evs = ph_out_events(p, out, &ne);
+    int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
         snprintf(err, errsize, "the profile has no additive event "
                  "to write");
         free(evs);
-        ph_stacks_free(&st);
         return -1;
     }
     if (ne > 1)
@@ -53,23 +51,23 @@ int ph_folded_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
                        "format holds one value per stack; -O event=NAME "
                        "picks it)");
     /* Sum per node, then one line per node with a value. */
-    int64_t *sum = ph_xcalloc(st.nnodes + 1, sizeof *sum);
+    int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
     size_t labelled = 0;
-    for (size_t i = 0; i < st.nsamples; i++) {
-        sum[st.samples[i].node] += ph_stacks_value(p, evs[pick],
-                                                   st.samples[i].cost);
-        labelled += st.samples[i].src && st.samples[i].src->nlabels;
+    for (size_t i = 0; i < st->nsamples; i++) {
+        sum[st->samples[i].node] += ph_out_value(p, evs[pick],
+                                                   st->samples[i].cost);
+        labelled += st->samples[i].src && st->samples[i].src->nlabels;
     }
-    uint32_t *path = ph_xmalloc((st.nnodes + 1) * sizeof *path);
+    uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);
     size_t fixed = 0;
-    for (size_t i = 0; i < st.nnodes; i++) {
+    for (size_t i = 0; i < st->nnodes; i++) {
         if (!sum[i])
             continue;
         size_t depth = 0;
-        for (uint32_t n = (uint32_t)i + 1; n; n = st.nodes[n - 1].parent)
+        for (uint32_t n = (uint32_t)i + 1; n; n = st->nodes[n - 1].parent)
             path[depth++] = n - 1;
         while (depth-- > 0) {
-            const ph_stk_node *n = &st.nodes[path[depth]];
+            const ph_stk_node *n = &st->nodes[path[depth]];
             fixed += put_name(out, ph_str_get(p, n->func->name));
             if ((n->flags & PH_FRAME_INLINED) && n->parent)
                 ph_output_puts(out, "_[i]");
@@ -84,12 +82,11 @@ int ph_folded_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");
-    if (ph_part_count(p) > 1 && !st.approx)
+    if (ph_part_count(p) > 1 && !st->approx)
         ph_output_drop(out, "parts", ph_part_count(p), "parts "
                        "merged into one (the format has no threads)");
     free(path);
     free(sum);
     free(evs);
-    ph_stacks_free(&st);
     return 0;
 }

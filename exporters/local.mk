@@ -1,8 +1,9 @@
 # exporters/local.mk -- included by the top Makefile.am
 # Each format adds its files here; registry.c holds the table.
 libph_la_SOURCES += exporters/exporters.h exporters/registry.c
-# proto: tree-shaped exporters share the stack builder in pprof_stacks.c.
-libph_la_SOURCES += exporters/pprof_stacks.h exporters/pprof_stacks.c \
+# Writers share what an additive format can carry (out_events.c); stacks
+# and flat records come from the views of analysis/.
+libph_la_SOURCES += exporters/out_events.h exporters/out_events.c \
 	exporters/pprof_out.c exporters/drcctprof_out.c exporters/folded_out.c \
 	exporters/speedscope_out.c exporters/dot_out.c
 # cachegrind: cachegrind.out writer.

@@ -1,7 +1,7 @@
 /* pprof_out.c -- write a profile as gzipped pprof (perftools.profiles,
  * shared/formats/pprof.md) for go tool pprof and friends.  Tree data is
  * written exactly (one Sample per IR sample, labels kept); flat data goes
- * through the approximation of pprof_stacks.c, with a warning.
+ * through the stack view's approximation (analysis/), with a warning.
  */
 #include "config.h"
 
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
-#include "exporters/pprof_stacks.h"
+#include "exporters/out_events.h"
 #include "importers/pprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(pprof);
@@ -33,9 +33,9 @@ typedef struct strtab {
 } strtab;
 
 typedef struct writer {
-    ph_profile *p;
+    const ph_profile *p;
     ph_output *out;
-    ph_stacks st;
+    const ph_stacks *st;
     strtab tab;
     uint64_t *func_id;    /* ph_func id -> pprof id */
     uint64_t *map_id;     /* ph_object id -> pprof id */
@@ -111,7 +111,7 @@ static int64_t str_of(writer *w, ph_str s)
     return w->tab.by_str[s] - 1;
 }
 
-static uint64_t function_id(writer *w, ph_func *f)
+static uint64_t function_id(writer *w, const ph_func *f)
 {
     if (w->func_id[f->id])
         return w->func_id[f->id];
@@ -129,7 +129,7 @@ static uint64_t function_id(writer *w, ph_func *f)
     return w->func_id[f->id] = pf->id;
 }
 
-static uint64_t mapping_id(writer *w, ph_object *o)
+static uint64_t mapping_id(writer *w, const ph_object *o)
 {
     if (!o)
         return 0;
@@ -172,7 +172,7 @@ static void grow_loc_hash(writer *w)
  * of the node above the location (0 at a root). */
 static uint64_t location_of(writer *w, uint32_t i, uint32_t *up)
 {
-    const ph_stk_node *nodes = w->st.nodes;
+    const ph_stk_node *nodes = w->st->nodes;
     uint32_t n = i, depth = 1;
     while ((nodes[n].flags & PH_FRAME_INLINED) && nodes[n].parent) {
         n = nodes[n].parent - 1;
@@ -244,7 +244,7 @@ static Perftools__Profiles__ValueType *value_type(writer *w, const char *t,
     return vt;
 }
 
-static int64_t meta_i64(ph_profile *p, const char *key)
+static int64_t meta_i64(const ph_profile *p, const char *key)
 {
     const char *v = ph_meta_get(p, key);
     int64_t x = 0;
@@ -255,13 +255,13 @@ static int64_t meta_i64(ph_profile *p, const char *key)
 
 static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
 {
-    ph_profile *p = w->p;
+    const ph_profile *p = w->p;
     pb->n_sample_type = ne;
     pb->sample_type = ph_xcalloc(ne + 1, sizeof *pb->sample_type);
     w->factor = ph_xcalloc(ne + 1, sizeof *w->factor);
     for (size_t i = 0; i < ne; i++) {
         int exact;
-        const char *u = ph_stacks_unit(p, evs[i], &w->factor[i], &exact);
+        const char *u = ph_out_unit(p, evs[i], &w->factor[i], &exact);
         w->inexact += !exact;
         pb->sample_type[i] = value_type(w, ph_str_get(p, evs[i]->name), u);
     }
@@ -274,11 +274,8 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
     pb->drop_frames = str_index(&w->tab, ph_meta_get(p, "drop_frames"));
     pb->keep_frames = str_index(&w->tab, ph_meta_get(p, "keep_frames"));
     pb->doc_url = str_index(&w->tab, ph_meta_get(p, "doc_url"));
-    const char *fmt = ph_profile_format(p);
-    int pick = ph_stacks_pick(p, NULL, evs, ne,
-                              !fmt || !strcmp(fmt, "pprof"));
-    if (pick >= 0 && (ph_meta_get(p, "default_sample_type") ||
-                      (fmt && strcmp(fmt, "pprof"))))
+    int pick = ph_out_pick(p, NULL, evs, ne);
+    if (pick >= 0)
         pb->default_sample_type = str_index(&w->tab,
                                             ph_str_get(p, evs[pick]->name));
     size_t nm = ph_meta_count(p), nc = 0;
@@ -289,8 +286,8 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
         if (!strcmp(k, "comment"))
             pb->comment[nc++] = str_index(&w->tab, v);
     }
-    if (ph_profile_approx(p) && fmt && strcmp(fmt, "pprof"))
-        pb->comment[nc++] = str_index(&w->tab, ph_profile_approx(p));
+    if (w->st->approx)
+        pb->comment[nc++] = str_index(&w->tab, w->st->approx);
     pb->n_comment = nc;
 }
 
@@ -383,10 +380,9 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->tab.s);
     free(w->tab.slots);
     free(w->tab.by_str);
-    ph_stacks_free(&w->st);
 }
 
-int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_pprof_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
 {
     writer w;
     PbProfile pb;
@@ -395,22 +391,23 @@ int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     perftools__profiles__profile__init(&pb);
     w.p = p;
     w.out = out;
-    ph_stacks_build(p, out, "pprof", &w.st);
-    ph_event **evs = ph_stacks_events(p, out, "pprof", &ne);
+    w.st = ph_stacks_of(p);
+    ph_stacks_warn(w.st, out);
+    ph_event **evs = ph_out_events(p, out, &ne);
     w.tab.by_str = ph_xcalloc(ph_str_count(p) + 1, sizeof *w.tab.by_str);
     w.tab.cap = 1024;             /* entry 0 is "" */
     w.tab.s = ph_xmalloc(w.tab.cap * sizeof *w.tab.s);
     w.tab.s[w.tab.n++] = "";
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
-    w.loc_of = ph_xcalloc(w.st.nnodes + 1, sizeof *w.loc_of);
+    w.loc_of = ph_xcalloc(w.st->nnodes + 1, sizeof *w.loc_of);
     fill_header(&w, &pb, evs, ne);
 
     /* Samples: one block for all location ids and values. */
-    size_t ns = w.st.nsamples, nids = 0;
+    size_t ns = w.st->nsamples, nids = 0;
     for (size_t i = 0; i < ns; i++)
-        for (uint32_t n = w.st.samples[i].node + 1; n;
-             n = w.st.nodes[n - 1].parent)
+        for (uint32_t n = w.st->samples[i].node + 1; n;
+             n = w.st->nodes[n - 1].parent)
             nids++;
     Perftools__Profiles__Sample *smp = ph_xcalloc(ns + 1, sizeof *smp);
     uint64_t *ids = ph_xcalloc(nids + 1, sizeof *ids);
@@ -420,7 +417,7 @@ int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
     int many_parts = ph_part_count(p) > 1;
     size_t used = 0;
     for (size_t i = 0; i < ns; i++) {
-        const ph_stk_sample *ss = &w.st.samples[i];
+        const ph_stk_sample *ss = &w.st->samples[i];
         Perftools__Profiles__Sample *s = &smp[i];
         perftools__profiles__sample__init(s);
         s->location_id = ids + used;
@@ -434,7 +431,7 @@ int ph_pprof_write(ph_profile *p, ph_output *out, char *err, size_t errsize)
         s->value = vals + i * ne;
         s->n_value = ne;
         for (size_t k = 0; k < ne; k++)
-            s->value[k] = ph_stacks_scale(ph_stacks_value(p, evs[k],
+            s->value[k] = ph_out_scale(ph_out_value(p, evs[k],
                                                           ss->cost),
                                           w.factor[k], &w.overflow);
         s->label = make_labels(&w, ss->src, &s->n_label, many_parts);

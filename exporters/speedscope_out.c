@@ -3,7 +3,7 @@
  * per function: name, file, line) and one "sampled" profile per additive
  * event, whose samples are stacks of frame indices, root first, with their
  * weights.  Identical stacks are summed.  Flat data goes through
- * pprof_stacks.c's approximation.
+ * the stack view's approximation (analysis/).
  */
 #include "config.h"
 
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
-#include "exporters/pprof_stacks.h"
+#include "exporters/out_events.h"
 
 PH_DECLARE_EXPORTER(speedscope);
 
@@ -54,7 +54,7 @@ static const char *unit_name(const char *u)
     return "none";
 }
 
-static void write_frames(ph_profile *p, ph_output *out, const ph_stacks *st,
+static void write_frames(const ph_profile *p, ph_output *out, const ph_stacks *st,
                          uint32_t *frame_of)
 {
     size_t nf = ph_func_count(p);
@@ -81,44 +81,42 @@ static void write_frames(ph_profile *p, ph_output *out, const ph_stacks *st,
     free(index);
 }
 
-int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
+int ph_speedscope_write(const ph_profile *p, ph_output *out, char *err,
                         size_t errsize)
 {
-    ph_stacks st;
+    const ph_stacks *st = ph_stacks_of(p);
     size_t ne;
-    ph_stacks_build(p, out, "speedscope", &st);
-    ph_event **evs = ph_stacks_events(p, out, "speedscope", &ne);
+    ph_stacks_warn(st, out);
+    ph_event **evs = ph_out_events(p, out, &ne);
     if (ne == 0) {
         snprintf(err, errsize, "the profile has no additive "
                  "event to write");
         free(evs);
-        ph_stacks_free(&st);
         return -1;
     }
-    const char *fmt = ph_profile_format(p);
-    int active = ph_stacks_pick(p, out, evs, ne, fmt && !strcmp(fmt, "pprof"));
-    uint32_t *frame_of = ph_xcalloc(st.nnodes + 1, sizeof *frame_of);
-    uint32_t *path = ph_xmalloc((st.nnodes + 1) * sizeof *path);
-    int64_t *sum = ph_xcalloc(st.nnodes + 1, sizeof *sum);
+    int active = ph_out_pick(p, out, evs, ne);
+    uint32_t *frame_of = ph_xcalloc(st->nnodes + 1, sizeof *frame_of);
+    uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);
+    int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
     const char *name = ph_meta_get(p, "cmd");
     ph_output_puts(out, "{\n  \"$schema\": \"https://www.speedscope.app/"
                    "file-format-schema.json\",\n  \"exporter\": \""
                    PACKAGE_NAME " " PACKAGE_VERSION "\",\n  \"name\": ");
     put_json_string(out, name ? name : ph_output_path(out));
     ph_output_printf(out, ",\n  \"activeProfileIndex\": %d,\n", active);
-    write_frames(p, out, &st, frame_of);
+    write_frames(p, out, st, frame_of);
     ph_output_puts(out, "  \"profiles\": [");
     uint64_t negative = 0;
     for (size_t e = 0; e < ne; e++) {
         int64_t total = 0, factor;
         int exact, overflow = 0;
-        const char *unit = ph_stacks_unit(p, evs[e], &factor, &exact);
-        memset(sum, 0, (st.nnodes + 1) * sizeof *sum);
-        for (size_t i = 0; i < st.nsamples; i++)
-            sum[st.samples[i].node] += ph_stacks_value(p, evs[e],
-                                                       st.samples[i].cost);
-        for (size_t i = 0; i < st.nnodes; i++)
-            sum[i] = ph_stacks_scale(sum[i], factor, &overflow);
+        const char *unit = ph_out_unit(p, evs[e], &factor, &exact);
+        memset(sum, 0, (st->nnodes + 1) * sizeof *sum);
+        for (size_t i = 0; i < st->nsamples; i++)
+            sum[st->samples[i].node] += ph_out_value(p, evs[e],
+                                                       st->samples[i].cost);
+        for (size_t i = 0; i < st->nnodes; i++)
+            sum[i] = ph_out_scale(sum[i], factor, &overflow);
         ph_output_puts(out, e ? ",\n    {\"type\": \"sampled\", \"name\": "
                        : "\n    {\"type\": \"sampled\", \"name\": ");
         put_json_string(out, ph_str_get(p, evs[e]->name));
@@ -126,13 +124,13 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
                          unit_name(unit));
         ph_output_puts(out, "     \"samples\": [");
         int first = 1;
-        for (size_t i = 0; i < st.nnodes; i++) {
+        for (size_t i = 0; i < st->nnodes; i++) {
             if (sum[i] <= 0) {
                 negative += sum[i] < 0;
                 continue;
             }
             size_t depth = 0;
-            for (uint32_t n = (uint32_t)i + 1; n; n = st.nodes[n - 1].parent)
+            for (uint32_t n = (uint32_t)i + 1; n; n = st->nodes[n - 1].parent)
                 path[depth++] = n - 1;
             ph_output_puts(out, first ? "\n      [" : ",\n      [");
             first = 0;
@@ -144,7 +142,7 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
         }
         ph_output_puts(out, "],\n     \"weights\": [");
         first = 1;
-        for (size_t i = 0; i < st.nnodes; i++) {
+        for (size_t i = 0; i < st->nnodes; i++) {
             if (sum[i] <= 0)
                 continue;
             if (!first)
@@ -159,13 +157,12 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
     if (negative)
         ph_output_drop(out, "negative", negative, "stacks with "
                        "negative values (weights must not be negative)");
-    if (ph_part_count(p) > 1 && !st.approx)
+    if (ph_part_count(p) > 1 && !st->approx)
         ph_output_drop(out, "parts", ph_part_count(p), "parts "
                        "merged into one");
     free(frame_of);
     free(path);
     free(sum);
     free(evs);
-    ph_stacks_free(&st);
     return 0;
 }

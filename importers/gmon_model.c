@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gprof.h"
 #include "importers/gmon_priv.h"
 
 /* glibc rounds the histogram's high_pc up from etext by less than this. */
@@ -352,34 +351,14 @@ static void add_bbs(model *m)
     }
 }
 
-/* Keep gprof's credits for analysis/gprof_prop.c, each with the function's
- * whole ticks so a profile changed later (merged, scaled) is noticed. */
+/* Keep gprof's credits (fractions of a tick) beside the whole ticks, for
+ * reports that print gprof's times (analysis/gprof_prop.c). */
 static void keep_credits(model *m)
 {
-    size_t cap = 64, len = 0;
-    char *buf = ph_xmalloc(cap);
-
-    buf[0] = '\0';
-    for (size_t k = 0; m->s && k < m->s->nsyms; k++) {
-        char item[64];
-        int w;
-        if (m->credit[k] == 0)
-            continue;
-        const ph_func *f = func_of_sym(m, k);
-        w = snprintf(item, sizeof item, "%s%u:%.17g:%lld", len ? " " : "",
-                     f->id, m->credit[k],
-                     (long long)ph_func_self(m->p, f, PH_ALL_PARTS)
-                         [m->cpu_slot]);
-        if (len + (size_t)w + 1 > cap) {
-            cap = 2 * (len + (size_t)w + 1);
-            buf = ph_xrealloc(buf, cap);
-        }
-        memcpy(buf + len, item, (size_t)w + 1);
-        len += (size_t)w;
-    }
-    if (len)
-        ph_meta_add(m->p, PH_GPROF_CREDIT_KEY, buf);
-    free(buf);
+    const ph_event *ev = ph_event_real(m->p, m->cpu_slot);
+    for (size_t k = 0; m->s && k < m->s->nsyms; k++)
+        if (m->credit[k] != 0)
+            ph_func_set_credit(m->p, func_of_sym(m, k), ev, m->credit[k]);
 }
 
 /* ------------------------------------------------------------------ */

@@ -172,6 +172,12 @@ static int read_header(reader *r)
         if (s)
             ph_meta_add(r->p, strfields[i].key, str_text(r, s));
     }
+    /* pprof's default: default_sample_type, else the last sample type */
+    const char *def = ph_meta_get(r->p, "default_sample_type");
+    const ph_event *dev = def ? ph_event_find(r->p, def) : NULL;
+    if (!dev && pb->n_sample_type)
+        dev = ph_event_real(r->p, (size_t)r->slot[pb->n_sample_type - 1]);
+    ph_profile_set_default_event(r->p, dev);
     for (size_t i = 0; i < pb->n_comment; i++) {
         off = ph_pb_index_off(&r->ix, 13, 0);
         if (get_str(r, pb->comment[i], off, "comment", &s) < 0)

@@ -124,8 +124,7 @@ static void clear_nonadditive(const ph_profile *p, int64_t *v, size_t n,
     }
 }
 
-/* Totals and self costs: rows, then samples (unless the tree was turned
- * into rows by ph_profile_flatten, which would count it twice). */
+/* Totals and self costs: rows, then samples. */
 static void fill_self(ph_profile *p, ph_agg *a, int sel)
 {
     size_t w = a->width, i;
@@ -142,18 +141,16 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
             add_vector(a->totals, self, w);
         }
     }
-    if (!p->flattened) {
-        for (i = 0; i < p->samples.n; i++) {
-            const ph_sample *s = p->samples.v[i];
-            size_t n = s->width < w ? s->width : w;
-            if (!part_selected(sel, s->part))
-                continue;
-            add_vector(a->totals, s->cost, n);
-            if (s->node && s->node->func) {
-                size_t f = s->node->func->id - 1;
-                add_vector(a->self + f * w, s->cost, n);
-                add_vector(a->tree_self + f * w, s->cost, n);
-            }
+    for (i = 0; i < p->samples.n; i++) {
+        const ph_sample *s = p->samples.v[i];
+        size_t n = s->width < w ? s->width : w;
+        if (!part_selected(sel, s->part))
+            continue;
+        add_vector(a->totals, s->cost, n);
+        if (s->node && s->node->func) {
+            size_t f = s->node->func->id - 1;
+            add_vector(a->self + f * w, s->cost, n);
+            add_vector(a->tree_self + f * w, s->cost, n);
         }
     }
     clear_nonadditive(p, a->totals, 1, w);
@@ -230,7 +227,7 @@ static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
     int64_t *sub;
     uint32_t *on;
     ph_node *n;
-    if (nn == 0 || p->flattened || p->samples.n == 0)
+    if (nn == 0 || p->samples.n == 0)
         return;
     sub = alloc_vectors(nn, w);
     for (i = 0; i < p->samples.n; i++) {
@@ -290,6 +287,13 @@ static void fill_incl(ph_profile *p, ph_agg *a, int sel)
 /* ------------------------------------------------------------------ */
 /* Public getters                                                      */
 
+/* The getters take a const profile: the caches they fill are not the
+ * profile's data (ir.h, "Caches beside a loaded profile"). */
+static ph_profile *cache_side(const ph_profile *p)
+{
+    return (ph_profile *)p;
+}
+
 static int known_func(const ph_profile *p, const ph_func *f)
 {
     return f && f->id >= 1 && f->id <= p->funcs.n && p->funcs.v[f->id - 1] == f;
@@ -310,7 +314,7 @@ static const int64_t *get_part_totals(ph_profile *p, size_t k)
         if (p->nrows)
             for (i = 0; i < p->funcs.n; i++)
                 ph_rows_sum_parts(p, p->funcs.v[i], t);
-        for (i = 0; i < p->samples.n && !p->flattened; i++) {
+        for (i = 0; i < p->samples.n; i++) {
             const ph_sample *s = p->samples.v[i];
             add_vector(t + s->part->index * w, s->cost,
                        s->width < w ? s->width : w);
@@ -320,8 +324,9 @@ static const int64_t *get_part_totals(ph_profile *p, size_t k)
     return p->part_totals + k * w;
 }
 
-const int64_t *ph_totals(ph_profile *p, int part)
+const int64_t *ph_totals(const ph_profile *cp, int part)
 {
+    ph_profile *p = cache_side(cp);
     int sel;
     ph_agg *a;
     if (part != PH_ALL_PARTS && part >= 0 && (size_t)part < p->parts.n)
@@ -332,8 +337,9 @@ const int64_t *ph_totals(ph_profile *p, int part)
     return a->totals;
 }
 
-const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part)
+const int64_t *ph_func_self(const ph_profile *cp, const ph_func *f, int part)
 {
+    ph_profile *p = cache_side(cp);
     int sel;
     ph_agg *a = get_agg(p, part, &sel);
     if (!known_func(p, f))
@@ -343,8 +349,9 @@ const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part)
     return a->self + (f->id - 1) * a->width;
 }
 
-const int64_t *ph_func_incl(ph_profile *p, const ph_func *f, int part)
+const int64_t *ph_func_incl(const ph_profile *cp, const ph_func *f, int part)
 {
+    ph_profile *p = cache_side(cp);
     int sel;
     ph_agg *a = get_agg(p, part, &sel);
     if (!known_func(p, f))
@@ -354,8 +361,9 @@ const int64_t *ph_func_incl(ph_profile *p, const ph_func *f, int part)
     return a->incl + (f->id - 1) * a->width;
 }
 
-uint64_t ph_func_calls(ph_profile *p, const ph_func *f, int part)
+uint64_t ph_func_calls(const ph_profile *cp, const ph_func *f, int part)
 {
+    ph_profile *p = cache_side(cp);
     int sel;
     ph_agg *a = get_agg(p, part, &sel);
     if (!known_func(p, f))
@@ -365,8 +373,9 @@ uint64_t ph_func_calls(ph_profile *p, const ph_func *f, int part)
     return a->calls[f->id - 1];
 }
 
-uint64_t ph_func_self_calls(ph_profile *p, const ph_func *f, int part)
+uint64_t ph_func_self_calls(const ph_profile *cp, const ph_func *f, int part)
 {
+    ph_profile *p = cache_side(cp);
     int sel;
     ph_agg *a = get_agg(p, part, &sel);
     if (!known_func(p, f))

@@ -35,9 +35,12 @@ typedef struct ph_format {
     int (*sniff)(const unsigned char *data, size_t len);
     /* Fill p from in.  0 on success; -1 with the error recorded in in. */
     int (*read)(ph_input *in, ph_profile *p);
-    /* Write p.  0 on success; -1 with a message in err.  Writers read the
-     * IR only (they may trigger lazy aggregation, hence non-const). */
-    int (*write)(ph_profile *p, ph_output *out, char *err, size_t errsize);
+    /* Write p.  0 on success; -1 with a message in err.  Writers change
+     * nothing: what they need in the other shape comes from the views of
+     * analysis/, and what the format cannot hold is said through
+     * ph_output_drop. */
+    int (*write)(const ph_profile *p, ph_output *out, char *err,
+                 size_t errsize);
     unsigned caps;             /* PH_CAP_* of the written format */
 } ph_format;
 
@@ -66,6 +69,12 @@ PH_API ph_profile *ph_load(const char *path, const char *forced,
  * the caller's; on failure err holds the full message to print. */
 PH_API ph_profile *ph_load_input(ph_input *in, const char *forced,
                                  char *err, size_t errsize);
+
+/* Define KCachegrind's built-in derived events (L1m, L2m, LLm, Bm, CEst)
+ * over the events p has, where the file does not define them; marked
+ * PH_EV_BUILTIN, which writers leave out.  For front ends, before a
+ * report or diff reads p (importers/builtin_events.c). */
+PH_API void ph_events_add_builtins(ph_profile *p);
 
 #ifdef __cplusplus
 }

@@ -140,6 +140,13 @@ PH_API ph_event *ph_event_define(ph_profile *p, const char *name,
                                  const char *formula, int *err_col,
                                  char *err, size_t errsize);
 
+/* The event to show when none is asked for, chosen once for every report
+ * and writer: the one the reader set (pprof's default_sample_type, else
+ * its last sample type), else the first additive real event, else the
+ * first event; NULL with no events. */
+PH_API void ph_profile_set_default_event(ph_profile *p, const ph_event *ev);
+PH_API ph_event *ph_default_event(const ph_profile *p);
+
 /* Value of event EV given a vector of real values (width ph_event_nreal).
  * Real events return their slot's value; derived events evaluate their
  * formula; a division by zero yields 0.  Returns a double because derived
@@ -193,6 +200,16 @@ PH_API ph_file *ph_file_at(const ph_profile *p, size_t i);
  * object may be NULL. */
 PH_API ph_func *ph_func_get(ph_profile *p, ph_str name, ph_file *file,
                             ph_object *obj);
+/* Self cost of f in event ev in fractions of a unit, when the source
+ * attributed finer than the integer rows (gprof credits a symbol its share
+ * of a histogram bin; the rows keep whole ticks).  One event per profile
+ * carries credits; ph_has_credits says whether ev is it, and then a
+ * function without a credit has none (0). */
+PH_API void ph_func_set_credit(ph_profile *p, const ph_func *f,
+                               const ph_event *ev, double credit);
+PH_API int ph_has_credits(const ph_profile *p, const ph_event *ev);
+PH_API double ph_func_credit(const ph_profile *p, const ph_func *f);
+
 /* Find only; NULL when absent. */
 PH_API ph_func *ph_func_find(const ph_profile *p, ph_str name,
                              const ph_file *file, const ph_object *obj);
@@ -414,11 +431,12 @@ static inline int64_t ph_sample_value(const ph_sample *s, size_t slot)
 /* Totals of real events over the selected part(s): sum of every flat row
  * and every sample (non-additive events read 0).  Returns a vector of
  * ph_event_nreal values owned by the profile. */
-PH_API const int64_t *ph_totals(ph_profile *p, int part);
+PH_API const int64_t *ph_totals(const ph_profile *p, int part);
 
 /* Self cost of function f (flat rows plus samples whose node's frame is f;
  * an inlined frame's samples count for the inlined function). */
-PH_API const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part);
+PH_API const int64_t *ph_func_self(const ph_profile *p, const ph_func *f,
+                                   int part);
 
 /* Inclusive cost of f, without cycle handling:
  *   tree data: the cost of every stack through f, each stack counted once
@@ -428,23 +446,33 @@ PH_API const int64_t *ph_func_self(ph_profile *p, const ph_func *f, int part);
  *     the calls f makes to other functions.
  * The sum of both shapes when a profile holds both.  Cycle-aware inclusive
  * (strongly connected components) is in analysis/. */
-PH_API const int64_t *ph_func_incl(ph_profile *p, const ph_func *f, int part);
+PH_API const int64_t *ph_func_incl(const ph_profile *p, const ph_func *f,
+                                   int part);
 
 /* Number of calls into f from other functions (flat call records, self calls
  * excluded) and number of self calls. */
-PH_API uint64_t ph_func_calls(ph_profile *p, const ph_func *f, int part);
-PH_API uint64_t ph_func_self_calls(ph_profile *p, const ph_func *f, int part);
+PH_API uint64_t ph_func_calls(const ph_profile *p, const ph_func *f, int part);
+PH_API uint64_t ph_func_self_calls(const ph_profile *p, const ph_func *f,
+                                   int part);
 
-/* Drop every cached aggregate (called by every add function). */
+/* Drop every cached aggregate and view (called by every add function). */
 PH_API void ph_profile_invalidate(ph_profile *p);
 
-/* Turn the context tree into flat rows and call records, exactly: self rows
- * at each sample's frame position; one call record per (caller frame, callee
- * function, call site) carrying the inclusive cost of the subtrees, where a
- * callee already on the stack above is not counted again.  Call counts are
- * unknown in sampled data: count = number of samples in the subtree.  Does
- * nothing when the profile has no context nodes or already has rows. */
-PH_API void ph_profile_flatten(ph_profile *p);
+/* ------------------------------------------------------------------ */
+/* Caches beside a loaded profile                                     */
+
+/* A loaded profile is read-only: writers, reports and analyses take a
+ * const profile.  What they derive from it (aggregates above, the views of
+ * analysis/) is cached beside the data, filled on first request through the
+ * const handle and freed with the profile or when data is added.  KEY is
+ * any address unique to the kind of cache (a static of its module).
+ * ph_profile_cache returns NULL when nothing (or nothing current) is
+ * cached; ph_profile_cache_put takes ownership of data, freed with
+ * free_fn. */
+typedef void (*ph_cache_free_fn)(void *data);
+PH_API void *ph_profile_cache(const ph_profile *p, const void *key);
+PH_API void ph_profile_cache_put(const ph_profile *p, const void *key,
+                                 void *data, ph_cache_free_fn free_fn);
 
 #ifdef __cplusplus
 }

@@ -177,7 +177,6 @@ struct ph_profile {
     ph_nodex *nx;
     size_t nxcap;
     ph_node *root_first, *root_last;   /* roots linked by ->sibling */
-    int flattened;          /* tree turned into rows: aggregates skip it */
 
     /* aggregates (aggregate.c) */
     ph_agg **agg;           /* per selection: 0 = all parts, i+1 = part i */
@@ -185,6 +184,18 @@ struct ph_profile {
     uint64_t part_totals_gen;
     size_t nagg;
     uint64_t generation;    /* bumped by ph_profile_invalidate */
+
+    /* caches of derived data (profile.c): views, filled through a const
+     * profile; an entry made at an older generation is stale */
+    struct ph_cache_ent *caches;
+    size_t ncaches;
+
+    const ph_event *default_event;  /* set by the reader; NULL = rule */
+
+    /* fractional self costs of one event (credit.c), by function id - 1 */
+    const ph_event *credit_event;
+    double *credits;
+    size_t ncredits;
 };
 
 /* The part used when an add function gets part NULL: the first part,
@@ -198,6 +209,7 @@ ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len);
 void ph_strtab_init(ph_profile *p);
 void ph_strtab_free(ph_profile *p);
 void ph_events_free(ph_profile *p);
+void ph_credits_free(ph_profile *p);
 void ph_rows_free(ph_profile *p);
 void ph_agg_free(ph_profile *p);
 void ph_symbols_free(ph_profile *p);

@@ -33,11 +33,15 @@ ph_profile *ph_profile_new(void)
     return p;
 }
 
+static void free_caches(ph_profile *p);
+
 void ph_profile_free(ph_profile *p)
 {
     if (!p)
         return;
+    free_caches(p);
     ph_agg_free(p);
+    ph_credits_free(p);
     ph_tree_free(p);
     ph_calls_free(p);
     ph_rows_free(p);
@@ -83,6 +87,89 @@ void ph_profile_set_format(ph_profile *p, const char *name)
 const char *ph_profile_format(const ph_profile *p)
 {
     return p->format;
+}
+
+/* ------------------------------------------------------------------ */
+/* Caches of derived data                                             */
+
+struct ph_cache_ent {
+    const void *key;
+    void *data;
+    ph_cache_free_fn free_fn;
+    uint64_t gen;
+};
+
+static void drop_cache(struct ph_cache_ent *e)
+{
+    if (e->data && e->free_fn)
+        e->free_fn(e->data);
+    e->data = NULL;
+}
+
+static void free_caches(ph_profile *p)
+{
+    for (size_t i = 0; i < p->ncaches; i++)
+        drop_cache(&p->caches[i]);
+    free(p->caches);
+    p->caches = NULL;
+    p->ncaches = 0;
+}
+
+/* The cache table is not the profile's data: it changes through a const
+ * handle (ir.h). */
+static struct ph_cache_ent *cache_slot(const ph_profile *cp, const void *key,
+                                       int make)
+{
+    ph_profile *p = (ph_profile *)cp;
+    for (size_t i = 0; i < p->ncaches; i++)
+        if (p->caches[i].key == key)
+            return &p->caches[i];
+    if (!make)
+        return NULL;
+    p->caches = ph_xrealloc(p->caches, (p->ncaches + 1) * sizeof *p->caches);
+    struct ph_cache_ent *e = &p->caches[p->ncaches++];
+    memset(e, 0, sizeof *e);
+    e->key = key;
+    return e;
+}
+
+void *ph_profile_cache(const ph_profile *p, const void *key)
+{
+    struct ph_cache_ent *e = cache_slot(p, key, 0);
+    if (!e)
+        return NULL;
+    if (e->gen != p->generation)
+        drop_cache(e);
+    return e->data;
+}
+
+void ph_profile_cache_put(const ph_profile *p, const void *key, void *data,
+                          ph_cache_free_fn free_fn)
+{
+    struct ph_cache_ent *e = cache_slot(p, key, 1);
+    drop_cache(e);
+    e->data = data;
+    e->free_fn = free_fn;
+    e->gen = p->generation;
+}
+
+/* ------------------------------------------------------------------ */
+/* Default event                                                      */
+
+void ph_profile_set_default_event(ph_profile *p, const ph_event *ev)
+{
+    p->default_event = ev;
+}
+
+ph_event *ph_default_event(const ph_profile *p)
+{
+    size_t n = ph_event_nreal(p);
+    if (p->default_event)
+        return (ph_event *)p->default_event;
+    for (size_t i = 0; i < n; i++)
+        if (!(ph_event_real(p, i)->flags & PH_EV_NONADDITIVE))
+            return ph_event_real(p, i);
+    return ph_event_count(p) ? ph_event_at(p, 0) : NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -2,8 +2,8 @@
  * per format with -DPH_FUZZ_FORMAT='"name"' (tests/fuzz/local.mk).  The
  * bytes go through an in-memory ph_input (no path, so no sibling files)
  * and the registry's descriptor (sniff, then read); a profile that reads
- * is summed (totals, self and inclusive per function) and flattened, then
- * freed.  Two formats get a little more (see prepare/analyse):
+ * is summed (totals, self and inclusive per function), both views are
+ * built, and it is freed.  Two formats get a little more (see prepare/analyse):
  *   native: chunk CRCs are recomputed on a copy, so mutations reach the
  *           chunk parsers instead of stopping at the checksum;
  *   gmon:   PH_FUZZ_GMON_EXE=prog maps addresses onto a real program's
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "analysis/analysis.h"
 #include "analysis/gprof.h"
 #include "ir/format.h"
 #include "runtime/expfmt.h"
@@ -68,7 +69,8 @@ static void analyse(ph_profile *p)
     }
     if (strcmp(PH_FUZZ_FORMAT, "gmon") == 0)
         ph_gprof_free(ph_gprof_compute(p, NULL, PH_ALL_PARTS));
-    ph_profile_flatten(p);
+    (void)ph_flat_of(p);      /* both views, as writers build them */
+    (void)ph_stacks_of(p);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,11 +1,13 @@
-/* aggregate_test.c -- CUnit suite for ir/aggregate.c and ir/flatten.c:
- * totals, self, inclusive and call counts on hand-built IR (the callgrind
- * notes' hand-made example, direct and mutual recursion, context trees).
+/* aggregate_test.c -- CUnit suite for ir/aggregate.c and the flat view of
+ * analysis/view_flat.c: totals, self, inclusive and call counts on
+ * hand-built IR (the callgrind notes' hand-made example, direct and mutual
+ * recursion, context trees), and a tree's rows and call records.
  */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
 
+#include "analysis/analysis.h"
 #include "ir.h"
 #include "suites.h"
 
@@ -248,41 +250,47 @@ static void test_tree_parts(void)
     ph_profile_free(t.p);
 }
 
-/* Flattening keeps totals, self and inclusive (recursion counted once). */
+/* The flat view of a tree keeps totals and self costs, never changes the
+ * profile, and its records count the samples below (recursion: self
+ * calls). */
 static void test_flatten(void)
 {
     tree_ex t;
     ph_profile *p;
     ph_func *fs[3];
-    int64_t self[3], incl[3];
     int i;
     build_tree(&t, 1);
     p = t.p;
     fs[0] = t.m;
     fs[1] = t.a;
     fs[2] = t.b;
+    const ph_flat *v = ph_flat_of(p);
+    CU_ASSERT_EQUAL(ph_call_count(p), 0);
+    CU_ASSERT(ph_flat_from_tree(v));
+    int64_t total = 0;
     for (i = 0; i < 3; i++) {
-        self[i] = ph_func_self(p, fs[i], PH_ALL_PARTS)[0];
-        incl[i] = ph_func_incl(p, fs[i], PH_ALL_PARTS)[0];
+        ph_flat_iter it;
+        ph_row r;
+        int64_t self = 0;
+        ph_flat_rows_init(&it, v, p, fs[i], NULL);
+        while (ph_flat_rows_next(&it, &r))
+            self += r.cost[0];
+        CU_ASSERT_EQUAL(ph_func_self(p, fs[i], PH_ALL_PARTS)[0], self);
+        total += self;
     }
-    ph_profile_flatten(p);
-    CU_ASSERT(ph_call_count(p) > 0);
-    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 127);
-    CU_ASSERT_EQUAL(ph_totals(p, 1)[0], 4 + 16 + 64);
-    for (i = 0; i < 3; i++) {
-        CU_ASSERT_EQUAL(ph_func_self(p, fs[i], PH_ALL_PARTS)[0], self[i]);
-        CU_ASSERT_EQUAL(ph_func_incl(p, fs[i], PH_ALL_PARTS)[0], incl[i]);
-    }
+    CU_ASSERT_EQUAL(total, 127);
     /* count = samples below: main->a 5, b->a 1; a->a 2 (self calls) */
-    CU_ASSERT_EQUAL(ph_func_calls(p, t.a, PH_ALL_PARTS), 6);
-    CU_ASSERT_EQUAL(ph_func_self_calls(p, t.a, PH_ALL_PARTS), 2);
-    /* a second call does nothing */
-    ph_profile_flatten(p);
-    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 127);
+    uint64_t in = 0, self_calls = 0;
+    for (const ph_call *c = ph_flat_in(v, t.a); c; c = ph_flat_next_in(v, c))
+        *(c->caller == t.a ? &self_calls : &in) += c->count;
+    CU_ASSERT_EQUAL(in, 6);
+    CU_ASSERT_EQUAL(self_calls, 2);
+    /* asked again: the cached view */
+    CU_ASSERT_PTR_EQUAL(ph_flat_of(p), v);
     ph_profile_free(p);
 }
 
-/* The call records of a flattened tree: one per (caller frame position,
+/* The call records of a tree: one per (caller frame position,
  * callee), in the order first met, with the caller's node position as the
  * call site and samples below as the count; an inlined frame is a call. */
 static void test_flatten_records(void)
@@ -294,7 +302,7 @@ static void test_flatten_records(void)
     ph_func *in = ph_func_get(p, ph_str_intern0(p, "inl"), fl, NULL);
     ph_node *r, *n1, *n2;
     const ph_call *c;
-    ph_row_iter it;
+    ph_flat_iter it;
     ph_row row;
     ph_event_add(p, "cpu");
     r = ph_node_child(p, NULL, m, NULL, 0x100, 5, 0);
@@ -303,9 +311,10 @@ static void test_flatten_records(void)
     ph_sample_add(p, n1, NULL, (int64_t[]){ 3 }, 1, NULL, 0);
     ph_sample_add(p, n1, NULL, (int64_t[]){ 4 }, 1, NULL, 0);
     ph_sample_add(p, n2, NULL, (int64_t[]){ 10 }, 1, NULL, 0);
-    ph_profile_flatten(p);
-    CU_ASSERT_EQUAL_FATAL(ph_call_count(p), 2);
-    c = ph_call_at(p, 0);
+    const ph_flat *v = ph_flat_of(p);
+    c = ph_flat_out(v, m);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_NULL(ph_flat_next_out(v, c));
     CU_ASSERT_PTR_EQUAL(c->caller, m);
     CU_ASSERT_PTR_EQUAL(c->callee, a);
     CU_ASSERT_EQUAL(c->addr, 0x100);
@@ -314,21 +323,24 @@ static void test_flatten_records(void)
     CU_ASSERT_EQUAL(c->target_line, 20);
     CU_ASSERT_EQUAL(c->count, 3);
     CU_ASSERT_EQUAL(ph_call_incl(c, 0), 17);
-    c = ph_call_at(p, 1);
+    c = ph_flat_out(v, a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, a);
     CU_ASSERT_PTR_EQUAL(c->callee, in);
     CU_ASSERT_EQUAL(c->count, 1);
     CU_ASSERT_EQUAL(ph_call_incl(c, 0), 10);
     /* the two samples of n1 are two rows at a's position */
-    ph_row_iter_init(&it, p, a, NULL);
-    CU_ASSERT(ph_row_next(&it, &row));
+    ph_flat_rows_init(&it, v, p, a, NULL);
+    CU_ASSERT_FATAL(ph_flat_rows_next(&it, &row));
     CU_ASSERT_EQUAL(row.line, 20);
     CU_ASSERT_EQUAL(row.addr, 0x200);
     CU_ASSERT_PTR_EQUAL(row.file, fl);
     CU_ASSERT_EQUAL(row.cost[0], 3);
-    CU_ASSERT(ph_row_next(&it, &row));
+    CU_ASSERT_FATAL(ph_flat_rows_next(&it, &row));
     CU_ASSERT_EQUAL(row.cost[0], 4);
-    CU_ASSERT_FALSE(ph_row_next(&it, &row));
+    CU_ASSERT_FALSE(ph_flat_rows_next(&it, &row));
+    /* the profile itself is unchanged */
+    CU_ASSERT_EQUAL(ph_call_count(p), 0);
     CU_ASSERT_EQUAL(ph_func_incl(p, in, PH_ALL_PARTS)[0], 10);
     CU_ASSERT_EQUAL(ph_func_incl(p, a, PH_ALL_PARTS)[0], 17);
     CU_ASSERT_EQUAL(ph_func_incl(p, m, PH_ALL_PARTS)[0], 17);

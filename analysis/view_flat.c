@@ -1,0 +1,487 @@
+/* view_flat.c -- the flat view of a profile, for writers and reports that
+ * need self costs at positions and call records (callgrind, cachegrind,
+ * dot, callers/callees): the profile's own rows and calls, plus the context
+ * tree turned into the flat shape, exactly.  Built beside the profile,
+ * never in it, and cached.
+ *
+ * The one recursion rule for arcs of a tree: each sample becomes a self
+ * row at its frame; each (caller frame position, callee function) edge
+ * becomes a call record whose inclusive cost is the cost of the subtrees
+ * below it, except where the callee is already on the stack above (its
+ * cost is then in an outer record already), so an arc never exceeds the
+ * callee's inclusive cost.  The count of such a record is the number of
+ * samples below it: sampled data has no call counts.
+ *
+ * Call records without an inclusive cost (gprof's arcs carry counts only)
+ * get the cost gprof's call graph gives them: the callee's self and
+ * children time propagated to each caller in proportion to calls, shared
+ * among a pair's records by their counts.  The view holds such records as
+ * copies; the profile keeps its own.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gprof.h"
+#include "analysis_priv.h"
+
+/* One row from the tree: a sample at a frame of its function. */
+typedef struct tree_row {
+    const ph_part *part;
+    uint64_t addr;
+    uint32_t line;
+    const int64_t *cost;      /* nreal values */
+} tree_row;
+
+struct ph_flat {
+    size_t width;
+    /* rows from the tree, grouped by function: rows[first[f] .. first[f+1]) */
+    tree_row *rows;
+    size_t *first, nrows;
+    int64_t *padded;          /* costs of samples narrower than nreal */
+    /* call records from the tree, linked per caller and per callee */
+    ph_call *calls;
+    size_t ncalls;
+    int64_t *incl;            /* ncalls x width */
+    ph_call **out_head, **in_head;
+    /* the profile's records with gprof's costs, when they had none; the
+     * lists above then hold these copies first */
+    ph_call *copies;
+    size_t ncopies;
+    int64_t *copy_incl;       /* ncopies x width */
+};
+
+/* ------------------------------------------------------------------ */
+/* Rows                                                               */
+
+static void tree_rows(const ph_profile *p, ph_flat *v)
+{
+    size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
+    size_t npad = 0;
+    v->first = ph_xcalloc(nf + 2, sizeof *v->first);
+    for (size_t i = 0; i < ns; i++) {
+        const ph_sample *s = ph_sample_at(p, i);
+        if (s->node && s->node->func) {
+            v->first[s->node->func->id]++;
+            npad += s->width < w;
+        }
+    }
+    for (size_t f = 1; f <= nf; f++)
+        v->first[f] += v->first[f - 1];
+    v->nrows = v->first[nf];
+    v->rows = ph_xcalloc(v->nrows + 1, sizeof *v->rows);
+    v->padded = ph_xcalloc(npad * w + 1, sizeof *v->padded);
+    size_t *fill = ph_xcalloc(nf + 1, sizeof *fill);
+    npad = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const ph_sample *s = ph_sample_at(p, i);
+        if (!s->node || !s->node->func)
+            continue;
+        size_t f = s->node->func->id - 1;
+        tree_row *r = &v->rows[v->first[f] + fill[f]++];
+        const int64_t *cost = s->cost;
+        if (s->width < w) {
+            int64_t *c = v->padded + npad++ * w;
+            memcpy(c, s->cost, s->width * sizeof *c);
+            cost = c;
+        }
+        *r = (tree_row){s->part, s->node->addr, s->node->line, cost};
+    }
+    free(fill);
+}
+
+void ph_flat_rows_init(ph_flat_iter *it, const ph_flat *v,
+                       const ph_profile *p, const ph_func *f,
+                       const ph_part *part)
+{
+    memset(it, 0, sizeof *it);
+    ph_row_iter_init(&it->rows, p, f, part);
+    it->v = v;
+    it->f = f;
+    it->part = part;
+    it->next = v->first[f->id - 1];
+    it->end = v->first[f->id];
+}
+
+int ph_flat_rows_next(ph_flat_iter *it, ph_row *out)
+{
+    if (!it->in_tree) {
+        if (ph_row_next(&it->rows, out))
+            return 1;
+        it->in_tree = 1;
+    }
+    while (it->next < it->end) {
+        const tree_row *r = &it->v->rows[it->next++];
+        if (it->part && r->part != it->part)
+            continue;
+        out->addr = r->addr;
+        out->line = r->line;
+        out->file = it->f->file;
+        out->cost = r->cost;
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Calls                                                              */
+
+/* Edges of one part being summed, found by (caller, site, callee). */
+typedef struct edge_tab {
+    size_t *slot;             /* index + 1 into the view's calls */
+    size_t mask;
+} edge_tab;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 32);
+}
+
+static size_t edge_hash(const ph_func *caller, uint64_t addr, uint32_t line,
+                        const ph_func *callee)
+{
+    return (size_t)mix(mix(mix(mix(0, caller->id), addr), line), callee->id);
+}
+
+typedef struct calls_build {
+    ph_flat *v;
+    size_t cap;
+    edge_tab t;
+} calls_build;
+
+static void tab_grow(calls_build *b)
+{
+    size_t cap = b->t.mask ? 2 * (b->t.mask + 1) : 256;
+    size_t *slot = ph_xcalloc(cap, sizeof *slot);
+    for (size_t i = 0; b->t.mask && i <= b->t.mask; i++) {
+        if (!b->t.slot[i])
+            continue;
+        const ph_call *c = &b->v->calls[b->t.slot[i] - 1];
+        size_t j = edge_hash(c->caller, c->addr, c->line, c->callee) &
+                   (cap - 1);
+        while (slot[j])
+            j = (j + 1) & (cap - 1);
+        slot[j] = b->t.slot[i];
+    }
+    free(b->t.slot);
+    b->t.slot = slot;
+    b->t.mask = cap - 1;
+}
+
+/* The record of caller frame n to the function of its child c in part. */
+static ph_call *get_call(calls_build *b, const ph_node *n, const ph_node *c,
+                         ph_part *part, size_t first_of_part)
+{
+    ph_flat *v = b->v;
+    if ((v->ncalls - first_of_part + 1) * 2 > b->t.mask)
+        tab_grow(b);
+    size_t j = edge_hash(n->func, n->addr, n->line, c->func) & b->t.mask;
+    for (; b->t.slot[j]; j = (j + 1) & b->t.mask) {
+        ph_call *e = &v->calls[b->t.slot[j] - 1];
+        if (e->caller == n->func && e->callee == c->func &&
+            e->addr == n->addr && e->line == n->line)
+            return e;
+    }
+    if (v->ncalls == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 256;
+        v->calls = ph_xrealloc(v->calls, b->cap * sizeof *v->calls);
+    }
+    ph_call *e = &v->calls[v->ncalls++];
+    memset(e, 0, sizeof *e);
+    e->caller = n->func;
+    e->callee = c->func;
+    e->part = part;
+    e->addr = n->addr;
+    e->line = n->line;
+    e->target_addr = c->addr;
+    e->target_line = c->line;
+    e->width = (uint32_t)v->width;
+    e->incl = NULL;               /* pointed into v->incl at the end */
+    b->t.slot[j] = v->ncalls;
+    return e;
+}
+
+/* The pool of inclusive costs grows with the records; indices stay. */
+static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
+{
+    ph_flat *v = b->v;
+    size_t w = v->width;
+    if (index >= *icap) {
+        size_t old = *icap;
+        *icap = *icap ? 2 * *icap : 256;
+        while (*icap <= index)
+            *icap *= 2;
+        v->incl = ph_xrealloc(v->incl, (*icap * w + 1) * sizeof *v->incl);
+        memset(v->incl + old * w, 0, (*icap - old) * w * sizeof *v->incl);
+    }
+    return v->incl + index * w;
+}
+
+static void tree_calls_part(const ph_profile *p, calls_build *b,
+                            ph_part *part, size_t *icap)
+{
+    size_t w = b->v->width, nn = ph_node_count(p);
+    uint64_t *cnt = NULL;
+    int64_t *sub = ph_subtree_sums(p, (int)part->index, &cnt);
+    uint32_t *on = ph_xcalloc(ph_func_count(p) + 1, sizeof *on);
+    size_t first = b->v->ncalls;
+    free(b->t.slot);
+    b->t.slot = NULL;
+    b->t.mask = 0;
+    tab_grow(b);
+    /* Depth-first from each root along the links: on[f] counts f's
+     * frames on the path above the current node. */
+    for (size_t r = 0; r < nn; r++) {
+        const ph_node *root = ph_node_at(p, r), *n = root;
+        if (root->parent)
+            continue;
+        while (n) {
+            const ph_node *up = n->parent;
+            size_t i = n->id - 1;
+            if (up && up->func && n->func && cnt[i]) {
+                ph_call *e = get_call(b, up, n, part, first);
+                int64_t *incl = incl_of(b, (size_t)(e - b->v->calls), icap);
+                e->count += cnt[i];
+                if (on[n->func->id - 1] == 0)
+                    ph_vec_add(incl, sub + i * w, w);
+            }
+            if (n->func)
+                on[n->func->id - 1]++;
+            if (n->child) {
+                n = n->child;
+                continue;
+            }
+            while (n) {
+                if (n->func)
+                    on[n->func->id - 1]--;
+                if (n == root) {
+                    n = NULL;
+                } else if (n->sibling) {
+                    n = n->sibling;
+                    break;
+                } else {
+                    n = n->parent;
+                }
+            }
+        }
+    }
+    free(on);
+    free(cnt);
+    free(sub);
+}
+
+static void link_calls(const ph_profile *p, ph_flat *v)
+{
+    size_t nf = ph_func_count(p);
+    ph_call **out_tail = ph_xcalloc(nf + 1, sizeof *out_tail);
+    ph_call **in_tail = ph_xcalloc(nf + 1, sizeof *in_tail);
+    v->out_head = ph_xcalloc(nf + 1, sizeof *v->out_head);
+    v->in_head = ph_xcalloc(nf + 1, sizeof *v->in_head);
+    for (size_t i = 0; i < v->ncopies + v->ncalls; i++) {
+        ph_call *c = i < v->ncopies ? &v->copies[i]
+                                    : &v->calls[i - v->ncopies];
+        size_t from = c->caller->id - 1, to = c->callee->id - 1;
+        c->next_out = c->next_in = NULL;
+        if (i >= v->ncopies)
+            c->incl = v->incl + (i - v->ncopies) * v->width;
+        if (out_tail[from])
+            out_tail[from]->next_out = c;
+        else
+            v->out_head[from] = c;
+        out_tail[from] = c;
+        if (in_tail[to])
+            in_tail[to]->next_in = c;
+        else
+            v->in_head[to] = c;
+        in_tail[to] = c;
+    }
+    free(out_tail);
+    free(in_tail);
+}
+
+static void tree_calls(const ph_profile *p, ph_flat *v)
+{
+    calls_build b = { .v = v };
+    size_t icap = 0, np = ph_part_count(p);
+    unsigned char *used = ph_xcalloc(np + 1, 1);
+    for (size_t i = 0; i < ph_sample_count(p); i++)
+        used[ph_sample_at(p, i)->part->index] = 1;
+    for (size_t i = 0; i < np; i++)
+        if (used[i])      /* each pass is O(nodes): only parts with data */
+            tree_calls_part(p, &b, ph_part_at(p, i), &icap);
+    free(used);
+    free(b.t.slot);
+    link_calls(p, v);
+}
+
+int ph_flat_from_tree(const ph_flat *v)
+{
+    return v->ncalls > 0 || v->nrows > 0;
+}
+
+int ph_flat_is_tree(const ph_flat *v, const ph_call *c)
+{
+    return v->ncalls && c >= v->calls && c < v->calls + v->ncalls;
+}
+
+/* With copies, the view's lists hold every record; else the profile's
+ * own lists come first and go on into the view's. */
+static int in_view(const ph_flat *v, const ph_call *c)
+{
+    return v->ncopies || ph_flat_is_tree(v, c);
+}
+
+const ph_call *ph_flat_out(const ph_flat *v, const ph_func *f)
+{
+    return f->calls_out && !v->ncopies ? f->calls_out
+                                       : v->out_head[f->id - 1];
+}
+
+const ph_call *ph_flat_next_out(const ph_flat *v, const ph_call *c)
+{
+    if (c->next_out || in_view(v, c))
+        return c->next_out;
+    return v->out_head[c->caller->id - 1];
+}
+
+const ph_call *ph_flat_in(const ph_flat *v, const ph_func *f)
+{
+    return f->calls_in && !v->ncopies ? f->calls_in : v->in_head[f->id - 1];
+}
+
+const ph_call *ph_flat_next_in(const ph_flat *v, const ph_call *c)
+{
+    if (c->next_in || in_view(v, c))
+        return c->next_in;
+    return v->in_head[c->callee->id - 1];
+}
+
+/* ------------------------------------------------------------------ */
+/* gprof's costs for records that have none                           */
+
+static int records_lack_costs(const ph_profile *p)
+{
+    for (size_t i = 0; i < ph_call_count(p); i++)
+        if (!ph_call_at(p, i)->incl)
+            return 1;
+    return 0;
+}
+
+/* Sum of counts per (caller, callee) pair, looked up by binary search in
+ * arcs sorted by pair. */
+typedef struct pair {
+    uint32_t caller, callee;
+    uint64_t count;
+    double *units;            /* width: gprof's arc time in event units */
+} pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pair *x = a, *y = b;
+    if (x->caller != y->caller)
+        return x->caller < y->caller ? -1 : 1;
+    return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+static pair *find_pair(pair *v, size_t n, uint32_t caller, uint32_t callee)
+{
+    pair key = { caller, callee, 0, NULL };
+    return n ? bsearch(&key, v, n, sizeof *v, cmp_pair) : NULL;
+}
+
+static void gprof_copies(const ph_profile *p, ph_flat *v)
+{
+    size_t nc = ph_call_count(p), w = v->width, np = 0;
+    pair *pairs = ph_xcalloc(nc + 1, sizeof *pairs);
+    for (size_t i = 0; i < nc; i++) {
+        const ph_call *c = ph_call_at(p, i);
+        pairs[np++] = (pair){c->caller->id - 1, c->callee->id - 1, 0, NULL};
+    }
+    if (np)
+        qsort(pairs, np, sizeof *pairs, cmp_pair);
+    size_t m = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!m || cmp_pair(&pairs[m - 1], &pairs[i]))
+            pairs[m++] = pairs[i];
+    np = m;
+    double *units = ph_xcalloc(np * w + 1, sizeof *units);
+    for (size_t i = 0; i < np; i++)
+        pairs[i].units = units + i * w;
+    for (size_t i = 0; i < nc; i++) {
+        const ph_call *c = ph_call_at(p, i);
+        find_pair(pairs, np, c->caller->id - 1, c->callee->id - 1)->count +=
+            c->count;
+    }
+    for (size_t k = 0; k < w; k++) {
+        const ph_event *ev = ph_event_real(p, k);
+        if (ev->flags & PH_EV_NONADDITIVE)
+            continue;
+        double scale = ev->scale != 0 ? ev->scale : 1.0;
+        ph_gprof *g = ph_gprof_compute(p, ev, PH_ALL_PARTS);
+        for (size_t a = 0; a < ph_gprof_narcs(g); a++) {
+            const ph_gprof_arc *arc = ph_gprof_arc_at(g, a);
+            pair *pr = find_pair(pairs, np, arc->caller->id - 1,
+                                 arc->callee->id - 1);
+            if (pr)
+                pr->units[k] = (arc->time + arc->child_time) / scale;
+        }
+        ph_gprof_free(g);
+    }
+    v->copies = ph_xcalloc(nc + 1, sizeof *v->copies);
+    v->copy_incl = ph_xcalloc(nc * w + 1, sizeof *v->copy_incl);
+    for (size_t i = 0; i < nc; i++) {
+        ph_call *c = &v->copies[i];
+        *c = *ph_call_at(p, i);
+        const pair *pr = find_pair(pairs, np, c->caller->id - 1,
+                                   c->callee->id - 1);
+        c->incl = v->copy_incl + i * w;
+        c->width = (uint32_t)w;
+        if (c->caller == c->callee || !pr->count)
+            continue;              /* recursion: inside the caller's cost */
+        double share = (double)c->count / (double)pr->count;
+        for (size_t k = 0; k < w; k++)
+            c->incl[k] = llround(pr->units[k] * share);
+    }
+    v->ncopies = nc;
+    free(units);
+    free(pairs);
+}
+
+/* ------------------------------------------------------------------ */
+/* The cached view                                                    */
+
+static void free_view(void *data)
+{
+    ph_flat *v = data;
+    free(v->rows);
+    free(v->first);
+    free(v->padded);
+    free(v->calls);
+    free(v->incl);
+    free(v->out_head);
+    free(v->in_head);
+    free(v->copies);
+    free(v->copy_incl);
+    free(v);
+}
+
+static const char flat_key[] = "flat";
+
+const ph_flat *ph_flat_of(const ph_profile *p)
+{
+    ph_flat *v = ph_profile_cache(p, flat_key);
+    if (v)
+        return v;
+    v = ph_xcalloc(1, sizeof *v);
+    v->width = ph_event_nreal(p);
+    tree_rows(p, v);
+    if (records_lack_costs(p))
+        gprof_copies(p, v);
+    tree_calls(p, v);
+    ph_profile_cache_put(p, flat_key, v, free_view);
+    return v;
+}

@@ -1,0 +1,135 @@
+/* out_events.c -- what an additive output format can carry, for every
+ * writer: which events (additive real events and linear formulas), their
+ * values, the default one to show, and units with an integer factor.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/out_events.h"
+
+/* ------------------------------------------------------------------ */
+/* Events                                                             */
+
+/* A formula is linear when no term multiplies or divides two names and
+ * it has no parentheses (kept simple and on the safe side). */
+static int formula_is_linear(const char *f)
+{
+    int names = 0;
+    for (const char *s = f; *s; s++) {
+        if (*s == '(' || *s == ')' || *s == '/')
+            return 0;
+        if (*s == '+' || *s == '-') {
+            names = 0;
+        } else if (isalpha((unsigned char)*s) || *s == '_') {
+            if (++names > 1)
+                return 0;
+            while (isalnum((unsigned char)s[1]) || s[1] == '_' ||
+                   s[1] == '.')
+                s++;
+        }
+    }
+    return 1;
+}
+
+ph_event **ph_out_events(const ph_profile *p, ph_output *out, size_t *n)
+{
+    size_t ne = ph_event_count(p), k = 0, nonadd = 0, derived = 0;
+    ph_event **evs = ph_xcalloc(ne + 1, sizeof *evs);
+    for (size_t i = 0; i < ne; i++) {
+        ph_event *ev = ph_event_at(p, i);
+        if (ev->flags & PH_EV_BUILTIN)
+            continue;
+        if (ev->flags & PH_EV_NONADDITIVE) {
+            nonadd++;
+            continue;
+        }
+        if ((ev->flags & PH_EV_DERIVED) &&
+            !formula_is_linear(ph_str_get(p, ev->formula))) {
+            derived++;
+            continue;
+        }
+        evs[k++] = ev;
+    }
+    if (nonadd)
+        ph_output_drop(out, "nonadditive", nonadd, "non-additive metrics "
+                       "(ids, enums, strings; the format sums values)");
+    if (derived)
+        ph_output_drop(out, "derived", derived, "derived events with "
+                       "non-linear formulas (the format holds only summable "
+                       "values)");
+    *n = k;
+    return evs;
+}
+
+int64_t ph_out_value(const ph_profile *p, const ph_event *ev,
+                     const int64_t *cost)
+{
+    if (ev->slot >= 0)
+        return cost[ev->slot];
+    return (int64_t)llround(ph_event_eval(p, ev, cost));
+}
+
+int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
+                size_t n)
+{
+    const char *want = out ? ph_output_option(out, "event") : NULL;
+    const ph_event *def = ph_default_event(p);
+    for (size_t i = 0; i < n; i++)
+        if (want ? !strcmp(ph_str_get(p, evs[i]->name), want)
+                 : evs[i] == def)
+            return (int)i;
+    return n ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Units                                                              */
+
+const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
+                        int64_t *factor, int *exact)
+{
+    static const struct { const char *name; double ns; } times[] = {
+        {"seconds", 1e9}, {"s", 1e9}, {"sec", 1e9},
+        {"milliseconds", 1e6}, {"ms", 1e6},
+        {"microseconds", 1e3}, {"us", 1e3},
+        {"nanoseconds", 1}, {"ns", 1},
+    };
+    const char *unit = ph_str_get(p, ev->unit);
+    double scale = ev->scale;
+    *factor = 1;
+    *exact = 1;
+    if (scale == 1.0 || scale == 0.0)
+        return unit;
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        if (strcmp(unit, times[i].name))
+            continue;
+        double f = scale * times[i].ns, r = floor(f + 0.5);
+        if (r >= 1 && fabs(f - r) < 1e-6 * r && r < 9e18) {
+            *factor = (int64_t)r;
+            return "nanoseconds";
+        }
+    }
+    double r = floor(scale + 0.5);
+    if (r >= 1 && fabs(scale - r) < 1e-9 * r && r < 9e18) {
+        *factor = (int64_t)r;
+        return unit;
+    }
+    *exact = 0;
+    return "count";
+}
+
+int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow)
+{
+    int64_t r;
+    if (factor == 1)
+        return v;
+    if (__builtin_mul_overflow(v, factor, &r)) {
+        *overflow = 1;
+        return v < 0 ? INT64_MIN : INT64_MAX;
+    }
+    return r;
+}

@@ -1,0 +1,33 @@
+/* out_events.h -- what an additive output format can carry (events,
+ * values, the default event, units), shared by the writers in exporters/
+ * only.  Stacks and flat records come from the views of analysis/. */
+#ifndef PH_OUT_EVENTS_H
+#define PH_OUT_EVENTS_H
+
+#include "analysis/analysis.h"
+#include "ir/format.h"
+
+/* Events an additive format can carry: additive real events and derived
+ * events whose formula is linear (a sum of constant * event).  The others
+ * are reported through ph_output_drop.  Returns a malloc'ed array (free
+ * it) and their count in *n. */
+ph_event **ph_out_events(const ph_profile *p, ph_output *out, size_t *n);
+/* Value of ev for a full-width cost vector (derived: rounded). */
+int64_t ph_out_value(const ph_profile *p, const ph_event *ev,
+                     const int64_t *cost);
+/* Unit to write for ev and the integer factor to multiply its raw values
+ * by, so that formats without a scale (pprof, speedscope) say the true
+ * quantity: an event in seconds with scale 0.01 (gmon's ticks) becomes
+ * "nanoseconds" x 10000000.  When no integer factor fits, the raw unit
+ * "count" with factor 1 is returned and *exact is set to 0. */
+const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
+                        int64_t *factor, int *exact);
+/* v * factor, saturated at the int64 range (sets *overflow). */
+int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow);
+/* Index in evs of the event to show first: the writer option "event",
+ * else the profile's default event (ph_default_event), else the first;
+ * -1 when n is 0. */
+int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
+                size_t n);
+
+#endif /* PH_OUT_EVENTS_H */
