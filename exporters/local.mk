@@ -1,6 +1,6 @@
 # exporters/local.mk -- included by the top Makefile.am
-# Each format adds its files here; registry.c holds the table.
-libph_la_SOURCES += exporters/exporters.h exporters/registry.c
+# Each format adds its files here; exporter_registry.c holds the table.
+libph_la_SOURCES += exporters/exporters.h exporters/exporter_registry.c
 # proto: tree-shaped exporters share the stack builder in pprof_stacks.c.
 libph_la_SOURCES += exporters/pprof_stacks.h exporters/pprof_stacks.c \
 	exporters/pprof_out.c exporters/drcctprof_out.c exporters/folded_out.c \
