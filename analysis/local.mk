@@ -1,8 +1,8 @@
 # analysis/local.mk -- questions asked of a profile (reads the IR only).
 libph_la_SOURCES += analysis/analysis.h analysis/analysis_priv.h \
 	analysis/subtree.c analysis/cycles.c analysis/table.c \
-	analysis/classname.c analysis/arcs.c analysis/merge.c \
-	analysis/diff.c analysis/view_stacks.c analysis/view_flat.c \
+	analysis/classname.c analysis/arcs.c analysis/profile_merge.c \
+	analysis/profile_diff.c analysis/view_stacks.c analysis/view_flat.c \
 	analysis/scc.c
 pkginclude_HEADERS += analysis/analysis.h
 # gprof's self/children/cycles arithmetic (issue 6).

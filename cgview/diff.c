@@ -1,7 +1,8 @@
 /* diff.c -- "profhub diff BASE NEW": what changed between two runs, for
  * any two inputs, as a report (text, CSV, JSON, YAML), as a signed profile
  * (-o FILE through any exporter), and as a gate for CI (--fail-if, exit 3).
- * Matching and sums are analysis/diff.c's; this file parses and prints. */
+ * Matching and sums are analysis/profile_diff.c's; this file parses and
+ * prints. */
 #include "config.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
-/* exporters.h -- the write side of every format, for exporters/registry.c
- * only.  Each format module exports exactly ph_<name>_write. */
+/* exporters.h -- the write side of every format, for
+ * exporters/exporter_registry.c only.  Each format module exports exactly ph_<name>_write. */
 #ifndef PH_EXPORTERS_H
 #define PH_EXPORTERS_H
 

@@ -1,6 +1,6 @@
 # exporters/local.mk -- included by the top Makefile.am
-# Each format adds its files here; registry.c holds the table.
-libph_la_SOURCES += exporters/exporters.h exporters/registry.c
+# Each format adds its files here; exporter_registry.c holds the table.
+libph_la_SOURCES += exporters/exporters.h exporters/exporter_registry.c
 # Writers share what an additive format can carry (out_events.c); stacks
 # and flat records come from the views of analysis/.
 libph_la_SOURCES += exporters/out_events.h exporters/out_events.c \

@@ -1,5 +1,5 @@
-/* importers.h -- the read side of every format, for importers/registry.c
- * only.  Each format module exports exactly ph_<name>_sniff and
+/* importers.h -- the read side of every format, for
+ * importers/importer_registry.c only.  Each format module exports exactly ph_<name>_sniff and
  * ph_<name>_read (see ir/format.h for their contracts). */
 #ifndef PH_IMPORTERS_H
 #define PH_IMPORTERS_H

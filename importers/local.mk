@@ -1,6 +1,6 @@
 # importers/local.mk -- included by the top Makefile.am
-# Each format adds its files here; registry.c holds the table.
-libph_la_SOURCES += importers/importers.h importers/registry.c \
+# Each format adds its files here; importer_registry.c holds the table.
+libph_la_SOURCES += importers/importers.h importers/importer_registry.c \
 	importers/builtin_events.c
 
 # proto: pprof and drcctprof schemas, compiled by protoc-c at build time.

@@ -1,4 +1,4 @@
-/* registry.c (importers) -- the table of every format profhub reads, the
+/* importer_registry.c -- the table of every format profhub reads, the
  * lookups over it, content sniffing, and ph_load: open, recognise, read.
  * To add a format: one PH_DECLARE_IMPORTER line in importers.h and one
  * PH_IMPORTER row below, in the same order (ties in sniffing go to the

@@ -1,6 +1,7 @@
-/* diff.c -- what changed between two profiles: rows matched by function
- * identity (or file, object, line, call path) across any two formats, with
- * the events both sides have, derived events evaluated on each side's sums. */
+/* profile_diff.c -- what changed between two profiles: rows matched by
+ * function identity (or file, object, line, call path) across any two
+ * formats, with the events both sides have, derived events evaluated on
+ * each side's sums. */
 #include "config.h"
 
 #include <stdio.h>

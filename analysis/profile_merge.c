@@ -1,4 +1,4 @@
-/* merge.c -- copy one profile into another, scaled: the engine behind
+/* profile_merge.c -- copy one profile into another, scaled: the engine behind
  * merge (scale +1, many inputs streamed into one profile) and behind the
  * diff as a profile (NEW at +1, BASE at -1).  Functions are matched by
  * (name, file, object) after rename rules; events by name. */

@@ -1,4 +1,4 @@
-/* registry.c (exporters) -- the table of every format profhub writes and
+/* exporter_registry.c -- the table of every format profhub writes and
  * the lookups over it, including the choice of a format from an output
  * path.  To add a format: one PH_DECLARE_EXPORTER line in exporters.h and
  * one PH_EXPORTER row below. */
