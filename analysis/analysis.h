@@ -100,11 +100,22 @@ PH_API int ph_flat_rows_next(ph_flat_iter *it, ph_row *out);
 PH_API int ph_flat_is_tree(const ph_flat *v, const ph_call *c);
 
 /* Call records made by f (out) or into f (in), of every part:
- *   for (c = ph_flat_out(v, f); c; c = ph_flat_next_out(v, c)) ... */
-PH_API const ph_call *ph_flat_out(const ph_flat *v, const ph_func *f);
-PH_API const ph_call *ph_flat_next_out(const ph_flat *v, const ph_call *c);
-PH_API const ph_call *ph_flat_in(const ph_flat *v, const ph_func *f);
-PH_API const ph_call *ph_flat_next_in(const ph_flat *v, const ph_call *c);
+ *   ph_flat_calls it;
+ *   for (c = ph_flat_calls_out(&it, v, p, f); c; c = ph_flat_calls_next(&it))
+ * A record stays valid while the view does. */
+typedef struct ph_flat_calls {
+    const ph_flat *v;
+    const ph_func *f;
+    int in;
+    const ph_call *ir;     /* the profile's record to give next */
+    size_t k, end;         /* then the view's, by index */
+} ph_flat_calls;
+PH_API const ph_call *ph_flat_calls_out(ph_flat_calls *it, const ph_flat *v,
+                                        const ph_profile *p,
+                                        const ph_func *f);
+PH_API const ph_call *ph_flat_calls_in(ph_flat_calls *it, const ph_flat *v,
+                                       const ph_profile *p, const ph_func *f);
+PH_API const ph_call *ph_flat_calls_next(ph_flat_calls *it);
 
 /* ------------------------------------------------------------------ */
 /* Cycles                                                              */
@@ -199,6 +210,11 @@ PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);
 /* Sort by |value| of ev (or calls), descending; ties by name. */
 PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
+
+/* The object that is the program itself: the one named like the program
+ * of the "cmd" metadata, else the object of main (C) or main.main (Go);
+ * NULL when neither is known. */
+PH_API const ph_object *ph_main_object(const ph_profile *p);
 
 /* Class of a demangled C++ name: "geom::Circle::area() const" ->
  * "geom::Circle"; "main" -> "" (no class).  Writes into buf. */

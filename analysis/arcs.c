@@ -32,8 +32,10 @@ static ph_arcs *collect(const ph_profile *p, const ph_func *f, int part,
     ph_arcs *a = ph_xcalloc(1, sizeof *a);
     size_t cap = 0, w = ph_event_nreal(p);
     const ph_flat *v = ph_flat_of(p);
-    const ph_call *c = callers ? ph_flat_in(v, f) : ph_flat_out(v, f);
-    for (; c; c = callers ? ph_flat_next_in(v, c) : ph_flat_next_out(v, c)) {
+    ph_flat_calls it;
+    const ph_call *c = callers ? ph_flat_calls_in(&it, v, p, f)
+                               : ph_flat_calls_out(&it, v, p, f);
+    for (; c; c = ph_flat_calls_next(&it)) {
         if (!ph_part_selected(c->part, part) || c->caller == c->callee)
             continue;
         ph_arc *arc = arc_for(a, callers ? c->caller : c->callee, w, &cap);

@@ -45,7 +45,9 @@ struct ph_flat {
     ph_call *calls;
     size_t ncalls;
     int64_t *incl;            /* ncalls x width */
-    ph_call **out_head, **in_head;
+    /* every record of the view (copies first, then the tree's), listed
+     * per caller and per callee: out[out_first[f] .. out_first[f + 1]) */
+    size_t *out_first, *out, *in_first, *in;
     /* the profile's records with gprof's costs, when they had none; the
      * lists above then hold these copies first */
     ph_call *copies;
@@ -274,33 +276,41 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
     free(sub);
 }
 
+/* Record k of the view: copies first, then the tree's. */
+static ph_call *record(const ph_flat *v, size_t k)
+{
+    return k < v->ncopies ? &v->copies[k] : &v->calls[k - v->ncopies];
+}
+
+/* Index lists of the view's records per caller and per callee, in the
+ * order the records were made. */
 static void link_calls(const ph_profile *p, ph_flat *v)
 {
-    size_t nf = ph_func_count(p);
-    ph_call **out_tail = ph_xcalloc(nf + 1, sizeof *out_tail);
-    ph_call **in_tail = ph_xcalloc(nf + 1, sizeof *in_tail);
-    v->out_head = ph_xcalloc(nf + 1, sizeof *v->out_head);
-    v->in_head = ph_xcalloc(nf + 1, sizeof *v->in_head);
-    for (size_t i = 0; i < v->ncopies + v->ncalls; i++) {
-        ph_call *c = i < v->ncopies ? &v->copies[i]
-                                    : &v->calls[i - v->ncopies];
-        size_t from = c->caller->id - 1, to = c->callee->id - 1;
-        c->next_out = c->next_in = NULL;
-        if (i >= v->ncopies)
-            c->incl = v->incl + (i - v->ncopies) * v->width;
-        if (out_tail[from])
-            out_tail[from]->next_out = c;
-        else
-            v->out_head[from] = c;
-        out_tail[from] = c;
-        if (in_tail[to])
-            in_tail[to]->next_in = c;
-        else
-            v->in_head[to] = c;
-        in_tail[to] = c;
+    size_t nf = ph_func_count(p), n = v->ncopies + v->ncalls;
+    v->out_first = ph_xcalloc(nf + 2, sizeof *v->out_first);
+    v->in_first = ph_xcalloc(nf + 2, sizeof *v->in_first);
+    v->out = ph_xmalloc((n + 1) * sizeof *v->out);
+    v->in = ph_xmalloc((n + 1) * sizeof *v->in);
+    for (size_t k = 0; k < v->ncalls; k++)
+        v->calls[k].incl = v->incl + k * v->width;
+    for (size_t k = 0; k < n; k++) {
+        v->out_first[record(v, k)->caller->id]++;
+        v->in_first[record(v, k)->callee->id]++;
     }
-    free(out_tail);
-    free(in_tail);
+    for (size_t f = 1; f <= nf; f++) {
+        v->out_first[f] += v->out_first[f - 1];
+        v->in_first[f] += v->in_first[f - 1];
+    }
+    size_t *fo = ph_xcalloc(nf + 1, sizeof *fo), *fi = ph_xcalloc(nf + 1,
+                                                                 sizeof *fi);
+    for (size_t k = 0; k < n; k++) {
+        size_t from = record(v, k)->caller->id - 1;
+        size_t to = record(v, k)->callee->id - 1;
+        v->out[v->out_first[from] + fo[from]++] = k;
+        v->in[v->in_first[to] + fi[to]++] = k;
+    }
+    free(fo);
+    free(fi);
 }
 
 static void tree_calls(const ph_profile *p, ph_flat *v)
@@ -328,36 +338,47 @@ int ph_flat_is_tree(const ph_flat *v, const ph_call *c)
     return v->ncalls && c >= v->calls && c < v->calls + v->ncalls;
 }
 
-/* With copies, the view's lists hold every record; else the profile's
- * own lists come first and go on into the view's. */
-static int in_view(const ph_flat *v, const ph_call *c)
+/* The profile's own records come first, unless the view holds copies of
+ * them (with gprof's costs); then the view's records. */
+static const ph_call *start(ph_flat_calls *it, const ph_flat *v,
+                            const ph_profile *p, const ph_func *f, int in)
 {
-    return v->ncopies || ph_flat_is_tree(v, c);
+    memset(it, 0, sizeof *it);
+    it->v = v;
+    it->f = f;
+    it->in = in;
+    (void)p;
+    if (!v->ncopies)
+        it->ir = in ? f->calls_in : f->calls_out;
+    it->k = in ? v->in_first[f->id - 1] : v->out_first[f->id - 1];
+    it->end = in ? v->in_first[f->id] : v->out_first[f->id];
+    return ph_flat_calls_next(it);
 }
 
-const ph_call *ph_flat_out(const ph_flat *v, const ph_func *f)
+const ph_call *ph_flat_calls_out(ph_flat_calls *it, const ph_flat *v,
+                                 const ph_profile *p, const ph_func *f)
 {
-    return f->calls_out && !v->ncopies ? f->calls_out
-                                       : v->out_head[f->id - 1];
+    return start(it, v, p, f, 0);
 }
 
-const ph_call *ph_flat_next_out(const ph_flat *v, const ph_call *c)
+const ph_call *ph_flat_calls_in(ph_flat_calls *it, const ph_flat *v,
+                                const ph_profile *p, const ph_func *f)
 {
-    if (c->next_out || in_view(v, c))
-        return c->next_out;
-    return v->out_head[c->caller->id - 1];
+    return start(it, v, p, f, 1);
 }
 
-const ph_call *ph_flat_in(const ph_flat *v, const ph_func *f)
+const ph_call *ph_flat_calls_next(ph_flat_calls *it)
 {
-    return f->calls_in && !v->ncopies ? f->calls_in : v->in_head[f->id - 1];
-}
-
-const ph_call *ph_flat_next_in(const ph_flat *v, const ph_call *c)
-{
-    if (c->next_in || in_view(v, c))
-        return c->next_in;
-    return v->in_head[c->callee->id - 1];
+    if (it->ir) {
+        const ph_call *c = it->ir;
+        it->ir = it->in ? c->next_in : c->next_out;
+        return c;
+    }
+    if (it->k < it->end) {
+        size_t k = it->in ? it->v->in[it->k++] : it->v->out[it->k++];
+        return record(it->v, k);
+    }
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,8 +483,10 @@ static void free_view(void *data)
     free(v->padded);
     free(v->calls);
     free(v->incl);
-    free(v->out_head);
-    free(v->in_head);
+    free(v->out_first);
+    free(v->out);
+    free(v->in_first);
+    free(v->in);
     free(v->copies);
     free(v->copy_incl);
     free(v);

@@ -100,8 +100,15 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
 
 typedef struct edge {
     uint32_t caller, callee;   /* function index (id - 1) */
+    uint32_t line;             /* call site line of the pair's first call */
     double w;
 } edge;
+
+/* The rows' self cost of one function per line, sorted by line. */
+typedef struct line_cost {
+    uint32_t line;
+    size_t at;                 /* index of its w values in approx.lines */
+} line_cost;
 
 typedef struct approx {
     const ph_profile *p;
@@ -114,9 +121,17 @@ typedef struct approx {
     double *win;               /* per callee: sum of caller weights */
     uint32_t *ncallers;
     uint8_t *on_stack;
-    double *weight;            /* per approximated node */
+    /* An instance is one node of a function made by the expansion; its
+     * variants are the same frame at other lines (call sites of its
+     * callees, lines of its self cost), beside it under the same parent. */
+    double *weight;            /* per approximated node; 0 for variants */
+    uint32_t *instance;        /* per approximated node: its instance */
+    uint32_t *next_variant;    /* per approximated node: chain, 0 = end */
     size_t wcap;
     int64_t *self;             /* nf x width: the rows' self cost */
+    line_cost *line_cost;      /* per function, its lines: */
+    size_t *line_first;        /* line_cost[line_first[f] .. [f + 1]) */
+    int64_t *lines;            /* cost per line entry, width values */
 } approx;
 
 static int cmp_edge(const void *a, const void *b)
@@ -141,6 +156,7 @@ static void collect_edges(approx *a)
         edge *e = &a->edges[a->nedges++];
         e->caller = c->caller->id - 1;
         e->callee = c->callee->id - 1;
+        e->line = c->line;
         e->w = by_cost ? fabs((double)ph_call_incl(c, 0)) : (double)c->count;
     }
     if (a->nedges)
@@ -166,19 +182,49 @@ static void collect_edges(approx *a)
         a->first_out[f + 1] += a->first_out[f];
 }
 
+static uint32_t push_approx(approx *a, const ph_stk_node *n, double w,
+                            uint32_t instance)
+{
+    uint32_t i = push_node(a->b, n);
+    size_t k = i - a->first;
+    if (k == a->wcap) {
+        a->wcap = a->wcap ? 2 * a->wcap : 1024;
+        a->weight = ph_xrealloc(a->weight, a->wcap * sizeof *a->weight);
+        a->instance = ph_xrealloc(a->instance, a->wcap * sizeof *a->instance);
+        a->next_variant = ph_xrealloc(a->next_variant,
+                                      a->wcap * sizeof *a->next_variant);
+    }
+    a->weight[k] = w;
+    a->instance[k] = instance == UINT32_MAX ? (uint32_t)k : instance;
+    a->next_variant[k] = 0;
+    return i;
+}
+
 static uint32_t add_node(approx *a, uint32_t parent, size_t f, double w)
 {
     const ph_func *fn = ph_func_at(a->p, f);
     ph_stk_node n = {
         .parent = parent, .func = fn, .obj = fn->object, .line = fn->line,
     };
-    uint32_t i = push_node(a->b, &n);
-    size_t k = i - a->first;
-    if (k == a->wcap) {
-        a->wcap = a->wcap ? 2 * a->wcap : 1024;
-        a->weight = ph_xrealloc(a->weight, a->wcap * sizeof *a->weight);
-    }
-    a->weight[k] = w;
+    return push_approx(a, &n, w, UINT32_MAX);
+}
+
+/* The node of instance `node` (absolute index) at line: itself when the
+ * line is unknown or its own, else a variant made on first use. */
+static uint32_t at_line(approx *a, uint32_t node, uint32_t line)
+{
+    ph_stk_node *nodes = (ph_stk_node *)a->b->s->nodes;
+    if (!line || nodes[node].line == line)
+        return node;
+    uint32_t k = node - (uint32_t)a->first;
+    for (uint32_t v = a->next_variant[k]; v; v = a->next_variant[v])
+        if (nodes[a->first + v].line == line)
+            return (uint32_t)a->first + v;
+    ph_stk_node n = nodes[node];
+    n.line = line;
+    uint32_t i = push_approx(a, &n, 0, k);
+    a->next_variant[i - a->first] = a->next_variant[k];
+    a->next_variant[k] = i - (uint32_t)a->first;
     return i;
 }
 
@@ -197,14 +243,21 @@ static void expand(approx *a, uint32_t node, size_t f, double w, int depth)
         double cw = w * share;
         if (cw < 1e-7)
             continue;
-        uint32_t child = add_node(a, node + 1, e->callee, cw);
+        uint32_t site = at_line(a, node, e->line);
+        uint32_t child = add_node(a, site + 1, e->callee, cw);
         expand(a, child, e->callee, cw, depth + 1);
     }
     a->on_stack[f] = 0;
 }
 
-/* Split each function's self cost over its nodes by weight, exactly:
- * rounding remainders go one unit at a time to the first nodes. */
+/* Beyond this many (node, line) leaves a function's lines are not split
+ * any more: its self cost stays at its nodes. */
+#define APPROX_MAX_LEAVES 1000000
+
+/* Split each function's self cost over its nodes by weight, exactly (the
+ * rounding remainders go one unit at a time to the first nodes), and over
+ * the lines of its rows: the share of another line than the node's goes to
+ * a leaf beside the node, so pprof keeps per-line cost. */
 static void split_self(approx *a, int64_t **pool_out)
 {
     ph_stacks *s = a->b->s;
@@ -216,59 +269,145 @@ static void split_self(approx *a, int64_t **pool_out)
         head[f] = SIZE_MAX;
     for (size_t i = nn; i-- > 0;) {
         size_t f = s->nodes[a->first + i].func->id - 1;
+        if (a->instance[i] != i)
+            continue;              /* a variant: its instance holds the weight */
         next[i] = head[f];
         head[f] = i;
         sumw[f] += a->weight[i];
     }
-    int64_t *pool = ph_xcalloc(nn * w + 1, sizeof *pool);
+    /* (node, cost) pairs first: the pool grows, pointers come last */
+    size_t cap = nn + 16, npairs = 0, leaves = 0;
+    int64_t *pool = ph_xcalloc(cap * w + 1, sizeof *pool);
+    uint32_t *pair_node = ph_xmalloc(cap * sizeof *pair_node);
     for (size_t f = 0; f < a->nf; f++) {
-        const int64_t *self = a->self + f * w;
-        for (size_t k = 0; k < w; k++) {
-            int64_t total = self[k], given = 0;
-            if (total == 0 || head[f] == SIZE_MAX)
-                continue;
+        size_t l0 = a->line_first[f], l1 = a->line_first[f + 1], nodes = 0;
+        if (head[f] == SIZE_MAX || l0 == l1)
+            continue;
+        for (size_t i = head[f]; i != SIZE_MAX; i = next[i])
+            nodes++;
+        int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
+        leaves += by_line ? nodes * (l1 - l0) : 0;
+        for (size_t l = l0; l < l1; l++) {
+            const int64_t *total = a->lines + a->line_cost[l].at * w;
+            /* this line's cost over the nodes, exactly per event */
+            size_t first_pair = npairs;
             for (size_t i = head[f]; i != SIZE_MAX; i = next[i]) {
-                int64_t v = (int64_t)((double)total * (a->weight[i] /
-                                                       sumw[f]));
-                pool[i * w + k] = v;
-                given += v;
+                if (npairs == cap) {
+                    cap *= 2;
+                    pool = ph_xrealloc(pool, (cap * w + 1) * sizeof *pool);
+                    pair_node = ph_xrealloc(pair_node,
+                                            cap * sizeof *pair_node);
+                }
+                int64_t *c = pool + npairs * w;
+                for (size_t k = 0; k < w; k++)
+                    c[k] = (int64_t)((double)total[k] *
+                                     (a->weight[i] / sumw[f]));
+                pair_node[npairs++] = (uint32_t)i;
             }
-            int64_t step = total > given ? 1 : -1;
-            for (size_t i = head[f]; given != total; ) {
-                pool[i * w + k] += step;
-                given += step;
-                i = next[i] == SIZE_MAX ? head[f] : next[i];
+            for (size_t k = 0; k < w; k++) {
+                int64_t given = 0;
+                for (size_t q = first_pair; q < npairs; q++)
+                    given += pool[q * w + k];
+                int64_t step = total[k] > given ? 1 : -1;
+                for (size_t q = first_pair; given != total[k]; ) {
+                    pool[q * w + k] += step;
+                    given += step;
+                    q = q + 1 < npairs ? q + 1 : first_pair;
+                }
+            }
+            /* a line other than the node's goes to its variant there */
+            for (size_t q = first_pair; q < npairs && by_line; q++) {
+                uint32_t node = (uint32_t)a->first + pair_node[q];
+                pair_node[q] = at_line(a, node, a->line_cost[l].line) -
+                               (uint32_t)a->first;
             }
         }
     }
-    for (size_t i = 0; i < nn; i++) {
+    for (size_t q = 0; q < npairs; q++) {
         int nz = 0;
         for (size_t k = 0; k < w && !nz; k++)
-            nz = pool[i * w + k] != 0;
+            nz = pool[q * w + k] != 0;
         if (nz)
-            push_sample(a->b, (uint32_t)(a->first + i), pool + i * w, NULL);
+            push_sample(a->b, (uint32_t)(a->first + pair_node[q]),
+                        pool + q * w, NULL);
     }
     *pool_out = pool;
+    free(pair_node);
     free(head);
     free(next);
     free(sumw);
 }
 
+typedef struct row_line {
+    uint32_t line;
+    size_t row;
+} row_line;
+
+static int cmp_row_line(const void *x, const void *y)
+{
+    const row_line *a = x, *b = y;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->row < b->row ? -1 : a->row > b->row;
+}
+
 /* The rows' self cost of every function (the samples' share is in the
- * mirrored tree already); returns whether any row holds a cost. */
-static int rows_self(const ph_profile *p, int64_t *self, size_t w)
+ * mirrored tree already), in total and per line; returns whether any row
+ * holds a cost. */
+static int rows_self(const ph_profile *p, approx *a, size_t w)
 {
     int any = 0;
-    for (size_t f = 0; f < ph_func_count(p); f++) {
+    size_t cap = 0, n = 0, tcap = 0;
+    uint32_t *tline = NULL;
+    row_line *order = NULL;
+    int64_t *tcost = NULL;
+    a->line_first = ph_xcalloc(a->nf + 2, sizeof *a->line_first);
+    for (size_t f = 0; f < a->nf; f++) {
         ph_row_iter it;
         ph_row r;
+        size_t t = 0;
+        a->line_first[f] = n;
         ph_row_iter_init(&it, p, ph_func_at(p, f), NULL);
         while (ph_row_next(&it, &r)) {
+            if (t == tcap) {
+                tcap = tcap ? 2 * tcap : 64;
+                tline = ph_xrealloc(tline, tcap * sizeof *tline);
+                order = ph_xrealloc(order, tcap * sizeof *order);
+                tcost = ph_xrealloc(tcost, (tcap * w + 1) * sizeof *tcost);
+            }
+            tline[t] = r.line;
+            memcpy(tcost + t * w, r.cost, w * sizeof *tcost);
             for (size_t k = 0; k < w; k++)
-                self[f * w + k] += r.cost[k];
+                a->self[f * w + k] += r.cost[k];
+            t++;
             any = 1;
         }
+        /* one entry per line: rows sorted by line, equal lines merged */
+        for (size_t x = 0; x < t; x++)
+            order[x] = (row_line){tline[x], x};
+        if (t)
+            qsort(order, t, sizeof *order, cmp_row_line);
+        for (size_t x = 0; x < t; x++) {
+            if (x == 0 || order[x].line != order[x - 1].line) {
+                if (n == cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    a->line_cost = ph_xrealloc(a->line_cost,
+                                               cap * sizeof *a->line_cost);
+                    a->lines = ph_xrealloc(a->lines,
+                                           (cap * w + 1) * sizeof *a->lines);
+                }
+                a->line_cost[n] = (line_cost){order[x].line, n};
+                memset(a->lines + n * w, 0, w * sizeof *a->lines);
+                n++;
+            }
+            for (size_t k = 0; k < w; k++)
+                a->lines[(n - 1) * w + k] += tcost[order[x].row * w + k];
+        }
     }
+    a->line_first[a->nf] = n;
+    free(tline);
+    free(tcost);
+    free(order);
     return any;
 }
 
@@ -282,8 +421,11 @@ static int64_t *approximate(const ph_profile *p, build *b)
     a.nf = ph_func_count(p);
     a.first = b->s->nnodes;
     a.self = ph_xcalloc(a.nf * w + 1, sizeof *a.self);
-    if (!rows_self(p, a.self, w) && ph_call_count(p) == 0) {
+    if (!rows_self(p, &a, w) && ph_call_count(p) == 0) {
         free(a.self);
+        free(a.line_cost);
+        free(a.line_first);
+        free(a.lines);
         return NULL;
     }
     b->s->approx = approx_reason;
@@ -324,7 +466,12 @@ static int64_t *approximate(const ph_profile *p, build *b)
     free(a.ncallers);
     free(a.on_stack);
     free(a.weight);
+    free(a.instance);
+    free(a.next_variant);
     free(a.self);
+    free(a.line_cost);
+    free(a.line_first);
+    free(a.lines);
     return pool;
 }
 

@@ -123,6 +123,7 @@ static void print_json(ph_profile *p, const char *path)
             ph_cli_json_string(stdout, str_or_null(p, ev->formula));
         else
             fputs("null", stdout);
+        printf(", \"scale\": %.17g", ev->scale != 0 ? ev->scale : 1.0);
         printf(", \"derived\": %s, \"total\": ",
                (ev->flags & PH_EV_DERIVED) ? "true" : "false");
         if (ev->flags & PH_EV_NONADDITIVE)

@@ -280,6 +280,7 @@ static void index_jumps(cgw *w)
 static int func_has_data(cgw *w, const ph_func *f, const ph_part *part)
 {
     ph_flat_iter it;
+    ph_flat_calls calls;
     ph_row r;
     const ph_call *c;
     size_t j;
@@ -287,7 +288,8 @@ static int func_has_data(cgw *w, const ph_func *f, const ph_part *part)
     ph_flat_rows_init(&it, w->v, w->p, f, part);
     if (ph_flat_rows_next(&it, &r))
         return 1;
-    for (c = ph_flat_out(w->v, f); c; c = ph_flat_next_out(w->v, c))
+    for (c = ph_flat_calls_out(&calls, w->v, w->p, f); c;
+         c = ph_flat_calls_next(&calls))
         if (c->part == part)
             return 1;
     for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++)
@@ -354,6 +356,7 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
                            int64_t *zero)
 {
     ph_flat_iter it;
+    ph_flat_calls calls;
     ph_row r;
     const ph_call *c;
     size_t j;
@@ -377,7 +380,8 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
         put_position(w, r.addr, r.line, 1);
         put_costs(w, r.cost, w->nreal);
     }
-    for (c = ph_flat_out(w->v, f); c; c = ph_flat_next_out(w->v, c))
+    for (c = ph_flat_calls_out(&calls, w->v, w->p, f); c;
+         c = ph_flat_calls_next(&calls))
         if (c->part == part)
             write_call(w, f, c, zero);
     for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++) {
@@ -480,8 +484,9 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
         ph_flat_rows_init(&it, w.v, p, f, NULL);
         while (!w.instr && ph_flat_rows_next(&it, &r))
             w.instr = r.addr != 0;
-        for (c = ph_flat_out(w.v, f); c && !w.instr;
-             c = ph_flat_next_out(w.v, c))
+        ph_flat_calls calls;
+        for (c = ph_flat_calls_out(&calls, w.v, p, f); c && !w.instr;
+             c = ph_flat_calls_next(&calls))
             w.instr = c->addr != 0;
     }
     w.obj_id = ph_xcalloc(ph_object_count(p) + 2, sizeof *w.obj_id);

@@ -79,8 +79,9 @@ static void view_edges(const ph_profile *p, const ph_event *ev, graph *g)
     size_t w = ph_event_nreal(p);
     int64_t *val = ph_xcalloc(w + 1, sizeof *val);
     for (size_t f = 0; f < ph_func_count(p); f++) {
-        const ph_call *c = ph_flat_out(v, ph_func_at(p, f));
-        for (; c; c = ph_flat_next_out(v, c)) {
+        ph_flat_calls it;
+        const ph_call *c = ph_flat_calls_out(&it, v, p, ph_func_at(p, f));
+        for (; c; c = ph_flat_calls_next(&it)) {
             if (c->caller == c->callee)
                 continue;
             for (size_t k = 0; k < w; k++)

@@ -401,6 +401,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out, char *err, size_t errsiz
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
     w.loc_of = ph_xcalloc(w.st->nnodes + 1, sizeof *w.loc_of);
+    mapping_id(&w, ph_main_object(p));   /* pprof's main binary comes first */
     fill_header(&w, &pb, evs, ne);
 
     /* Samples: one block for all location ids and values. */

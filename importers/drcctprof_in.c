@@ -132,6 +132,12 @@ static int read_metric_types(reader *r)
         }
         ph_event *ev = ph_event_add(r->p, name);
         ev->unit = unit;
+        if (mt->value_type != 2 && !strcmp(ph_str_get(r->p, unit), "sec")) {
+            /* HPCToolkit's converter writes seconds as integer
+             * microseconds and keeps the unit "sec" (formats notes) */
+            ev->unit = ph_str_intern0(r->p, "seconds");
+            ev->scale = 1e-6;
+        }
         r->is_str[i] = mt->value_type == 2;
         if (r->is_str[i] || name_is_nonadditive(name))
             ev->flags |= PH_EV_NONADDITIVE;

@@ -60,7 +60,11 @@ typedef struct reader {
     ph_str *strs;           /* string table -> interned handles */
     ph_idmap maps, funcs, locs;
     ph_object **map_obj;
-    ph_func **func_of;
+    ph_func **func_of;      /* made at the first location naming it */
+    struct fn_text {
+        ph_str name, sys, file;
+        uint32_t line;
+    } *fn_text;
     loc_info *loc;
     frame *frames;
     size_t nframes;
@@ -220,6 +224,7 @@ static int read_functions(reader *r)
     const PbProfile *pb = r->pb;
     ph_idmap_init(&r->funcs, pb->n_function);
     r->func_of = ph_xcalloc(pb->n_function + 1, sizeof *r->func_of);
+    r->fn_text = ph_xcalloc(pb->n_function + 1, sizeof *r->fn_text);
     for (size_t i = 0; i < pb->n_function; i++) {
         const Perftools__Profiles__Function *fn = pb->function[i];
         size_t off = ph_pb_index_off(&r->ix, 5, i);
@@ -234,15 +239,31 @@ static int read_functions(reader *r)
                                       PRIu64, fn->id);
         if (!name)
             name = sys;
-        ph_func *f = ph_func_get(r->p, name, file ? ph_file_get(r->p, file)
-                                 : NULL, NULL);
-        if (sys && sys != name && !f->mangled)
-            f->mangled = sys;
-        if (!f->line && fn->start_line > 0 && fn->start_line <= UINT32_MAX)
-            f->line = (uint32_t)fn->start_line;
-        r->func_of[i] = f;
+        r->fn_text[i] = (struct fn_text){
+            name, sys, file,
+            fn->start_line > 0 && fn->start_line <= UINT32_MAX
+                ? (uint32_t)fn->start_line : 0,
+        };
     }
     return 0;
+}
+
+/* The function of Function i, made at the first location that names it:
+ * a pprof Function has no mapping, its locations do, so the function
+ * belongs to the object of the first location (go tool pprof shows the
+ * mapping's file for it). */
+static ph_func *func_at(reader *r, size_t i, ph_object *obj)
+{
+    const struct fn_text *t = &r->fn_text[i];
+    if (r->func_of[i])
+        return r->func_of[i];
+    ph_func *f = ph_func_get(r->p, t->name,
+                             t->file ? ph_file_get(r->p, t->file) : NULL, obj);
+    if (t->sys && t->sys != t->name && !f->mangled)
+        f->mangled = t->sys;
+    if (!f->line)
+        f->line = t->line;
+    return r->func_of[i] = f;
 }
 
 static uint32_t clamp_line(int64_t line)
@@ -293,7 +314,7 @@ static int read_locations(reader *r)
                                           " names unknown function id %"
                                           PRIu64, l->id, ln->function_id);
             frame *fr = &r->frames[r->nframes++];
-            fr->func = r->func_of[f];
+            fr->func = func_at(r, (size_t)f, li->obj);
             fr->line = clamp_line(ln->line);
             fr->flags = k + 1 < l->n_line ? PH_FRAME_INLINED : 0;
         }
@@ -424,6 +445,7 @@ static void free_reader(reader *r)
     ph_idmap_free(&r->locs);
     free(r->map_obj);
     free(r->func_of);
+    free(r->fn_text);
     free(r->loc);
     free(r->frames);
     free(r->slot);

@@ -4,7 +4,7 @@ E2E_TESTS =
 E2E_TESTS += tests/e2e/cli_usage.sh tests/e2e/cli_formats.sh \
 	tests/e2e/cli_convert.sh tests/e2e/cli_man.sh tests/e2e/cli_input.sh
 # The views beside a profile, against go tool pprof, gprof and summary.
-E2E_TESTS += tests/e2e/views.sh
+E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += tests/e2e/lib.sh $(E2E_TESTS)
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \

@@ -97,7 +97,11 @@ def main():
             bad += 1
         print("%d functions, total %s: %d differ" % (len(top), total, bad))
     elif mode == "csv":
+        # an optional factor turns the first's values into the second's
+        # unit (microseconds -> nanoseconds: 1000)
+        factor = int(sys.argv[5]) if len(sys.argv) > 5 else 1
         a = read_ours(sys.argv[2], sys.argv[4])
+        a = {k: (v[0] * factor, v[1] * factor) for k, v in a.items()}
         b = read_ours(sys.argv[3], sys.argv[4])
         a = {k: v for k, v in a.items() if v != (0, 0)}
         b = {k: v for k, v in b.items() if v != (0, 0)}

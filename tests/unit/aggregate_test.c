@@ -281,7 +281,9 @@ static void test_flatten(void)
     CU_ASSERT_EQUAL(total, 127);
     /* count = samples below: main->a 5, b->a 1; a->a 2 (self calls) */
     uint64_t in = 0, self_calls = 0;
-    for (const ph_call *c = ph_flat_in(v, t.a); c; c = ph_flat_next_in(v, c))
+    ph_flat_calls calls;
+    for (const ph_call *c = ph_flat_calls_in(&calls, v, p, t.a); c;
+         c = ph_flat_calls_next(&calls))
         *(c->caller == t.a ? &self_calls : &in) += c->count;
     CU_ASSERT_EQUAL(in, 6);
     CU_ASSERT_EQUAL(self_calls, 2);
@@ -312,9 +314,10 @@ static void test_flatten_records(void)
     ph_sample_add(p, n1, NULL, (int64_t[]){ 4 }, 1, NULL, 0);
     ph_sample_add(p, n2, NULL, (int64_t[]){ 10 }, 1, NULL, 0);
     const ph_flat *v = ph_flat_of(p);
-    c = ph_flat_out(v, m);
+    ph_flat_calls calls;
+    c = ph_flat_calls_out(&calls, v, p, m);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_PTR_NULL(ph_flat_next_out(v, c));
+    CU_ASSERT_PTR_NULL(ph_flat_calls_next(&calls));
     CU_ASSERT_PTR_EQUAL(c->caller, m);
     CU_ASSERT_PTR_EQUAL(c->callee, a);
     CU_ASSERT_EQUAL(c->addr, 0x100);
@@ -323,7 +326,7 @@ static void test_flatten_records(void)
     CU_ASSERT_EQUAL(c->target_line, 20);
     CU_ASSERT_EQUAL(c->count, 3);
     CU_ASSERT_EQUAL(ph_call_incl(c, 0), 17);
-    c = ph_flat_out(v, a);
+    c = ph_flat_calls_out(&calls, v, p, a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, a);
     CU_ASSERT_PTR_EQUAL(c->callee, in);

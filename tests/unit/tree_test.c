@@ -60,7 +60,9 @@ static void test_deep(void)
     CU_ASSERT_EQUAL(ph_func_self(p, f, PH_ALL_PARTS)[0], 3);
     const ph_flat *v = ph_flat_of(p);
     uint64_t self_calls = 0;
-    for (const ph_call *c = ph_flat_out(v, f); c; c = ph_flat_next_out(v, c))
+    ph_flat_calls calls;
+    for (const ph_call *c = ph_flat_calls_out(&calls, v, p, f); c;
+         c = ph_flat_calls_next(&calls))
         self_calls += c->callee == f ? c->count : 0;
     CU_ASSERT_EQUAL(self_calls, 99999);
     CU_ASSERT_EQUAL(ph_func_incl(p, f, PH_ALL_PARTS)[0], 3);
