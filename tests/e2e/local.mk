@@ -57,3 +57,8 @@ EXTRA_DIST += tests/e2e/summary_json
 E2E_TESTS += tests/e2e/bad_proto.sh
 EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
 E2E_TESTS += tests/e2e/cli_collectors.sh
+# Third-party callgrind writers (issue 13 item 8): Xdebug, pyprof2calltree,
+# go tool pprof -callgrind and dprof2calltree samples against what their
+# source tools report.
+E2E_TESTS += tests/e2e/writer_xdebug.sh tests/e2e/writer_pyprof.sh \
+	tests/e2e/writer_gopprof.sh tests/e2e/writer_dprof.sh
