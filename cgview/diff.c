@@ -22,7 +22,10 @@ static const char usage[] =
     "\n"
     "  -e, --event E          event to sort by (default: BASE's default\n"
     "                         event, else the first both profiles have)\n"
-    "      --match M          name | name+file | name+file+object (default)\n"
+    "      --match M          name+file+program (default: the two main\n"
+    "                         programs pair whatever their names, other\n"
+    "                         objects by file name) | name | name+file |\n"
+    "                         name+file+object (the object's whole path)\n"
     "      --by B             function (default) | file | object | line | path\n"
     "      --rename-fn S      s/OLD/NEW/ on function names before matching\n"
     "      --rename-file S    s/OLD/NEW/ on file names before matching\n"
@@ -138,8 +141,9 @@ static int parse(int argc, char **argv, opts *o)
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    static const char *const matches[] = {"name+file+object", "name",
-                                          "name+file", NULL};
+    static const char *const matches[] = {"name+file+program", "name",
+                                          "name+file", "name+file+object",
+                                          NULL};
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "path", NULL};
     char err[256];
@@ -268,6 +272,13 @@ static const char *percent(char *buf, double part, double whole)
     return buf;
 }
 
+static const char *match_name(ph_match m)
+{
+    static const char *const names[] = {"name+file+program", "name",
+                                        "name+file", "name+file+object"};
+    return names[m];
+}
+
 static const char *event_name(const ph_diff *d, size_t e)
 {
     return ph_str_get(d->base, d->bev[e]->name);
@@ -276,8 +287,6 @@ static const char *event_name(const ph_diff *d, size_t e)
 static void print_text(const ph_diff *d, size_t ev, size_t shown,
                        const opts *o)
 {
-    static const char *const matches[] = {"name+file+object", "name",
-                                          "name+file"};
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "call path"};
     char a[48], b[48], c[48], p[16], name[64];
@@ -288,7 +297,11 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
                                            ? ph_profile_format(d->newp) : "?");
     printf("rows: by %s", bys[o->d.by]);
     if (o->d.by == PH_BY_FUNCTION)
-        printf(", matched by %s", matches[o->d.match]);
+        printf(", matched by %s", match_name(o->d.match));
+    if (d->base_program || d->new_program)
+        printf(" (main program %s <-> %s; other objects by file name)",
+               d->base_program ? d->base_program : "?",
+               d->new_program ? d->new_program : "?");
     if (o->d.normalize)
         printf(", NEW normalised to BASE's total");
     printf("\n\n%-12s %15s %15s %15s %9s\n", "event", "base", "new", "delta",
@@ -345,6 +358,16 @@ static int print_data(const ph_diff *d, size_t shown, const opts *o)
     ph_emit_str(em, o->base);
     ph_emit_key(em, "new");
     ph_emit_str(em, o->newp);
+    ph_emit_key(em, "match");
+    ph_emit_map(em, 1);
+    ph_emit_key(em, "rule");
+    ph_emit_str(em, o->d.by == PH_BY_FUNCTION ? match_name(o->d.match)
+                                             : "name");
+    ph_emit_key(em, "base_program");
+    ph_emit_str(em, d->base_program);
+    ph_emit_key(em, "new_program");
+    ph_emit_str(em, d->new_program);
+    ph_emit_end(em);
     ph_emit_key(em, "events");
     ph_emit_list(em, 0);
     for (size_t e = 0; e < d->nevents; e++) {

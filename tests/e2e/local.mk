@@ -62,3 +62,6 @@ E2E_TESTS += tests/e2e/cli_collectors.sh
 # source tools report.
 E2E_TESTS += tests/e2e/writer_xdebug.sh tests/e2e/writer_pyprof.sh \
 	tests/e2e/writer_gopprof.sh tests/e2e/writer_dprof.sh
+# diff of two differently named builds (issue 13 item 10), valgrind runs
+# made in the test, against cg_diff and go tool pprof -diff_base.
+E2E_TESTS += tests/e2e/diff_renamed.sh
