@@ -93,6 +93,11 @@ const ph_format *ph_cli_writer(const char *cmd, const char *path,
 /* Write p to path with writer (kv: nkv "KEY=VALUE" writer options): a
  * temporary file renamed into place, drop warnings printed.  Returns
  * PH_EXIT_OK or PH_EXIT_BAD (message printed; nothing left behind). */
+/* Exit 2 (with a usage message listing the valid keys) unless every
+ * "key=value" in kv is an option the writer reads with a usable value. */
+int ph_cli_check_options(const char *cmd, ph_profile *p,
+                         const ph_format *writer, char *const *kv,
+                         size_t nkv);
 int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
                 char *const *kv, size_t nkv);
 /* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */

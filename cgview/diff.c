@@ -34,7 +34,9 @@ static const char usage[] =
     "                         base total\n"
     "  -n, --top N            show N rows (default 50 in text, all otherwise;\n"
     "                         0 = all)\n"
-    "      --format F         text | csv | json | yaml\n"
+    "  -f, --format F         text | csv | json | yaml\n"
+    "  -F, --from FMT         read BASE and NEW as FMT instead of recognising\n"
+    "                         them\n"
     "      --fail-if RULE     exit 3 when RULE holds: 'EVENT > +5%',\n"
     "                         'fn:NAME EVENT > +2%', 'EVENT > 1000' (repeatable)\n"
     "  -o, --output OUT       also write NEW - BASE as a profile\n"
@@ -54,7 +56,7 @@ typedef struct rule {
 } rule;
 
 typedef struct opts {
-    const char *base, *newp, *event, *out, *to, *exe;
+    const char *base, *newp, *event, *out, *to, *exe, *from;
     ph_diff_opts d;
     ph_rename rfn[MAX_RULES], rfile[MAX_RULES];
     rule rules[MAX_RULES];
@@ -133,7 +135,8 @@ static int parse(int argc, char **argv, opts *o)
         { "normalize", no_argument, NULL, OPT_NORM },
         { "threshold", required_argument, NULL, OPT_THR },
         { "top", required_argument, NULL, 'n' },
-        { "format", required_argument, NULL, OPT_FMT },
+        { "format", required_argument, NULL, 'f' },
+        { "from", required_argument, NULL, 'F' },
         { "fail-if", required_argument, NULL, OPT_FAIL },
         { "output", required_argument, NULL, 'o' },
         { "to", required_argument, NULL, 't' },
@@ -151,9 +154,14 @@ static int parse(int argc, char **argv, opts *o)
 
     o->fmt = PH_REPORT_TEXT;
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:n:o:t:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:n:o:t:f:F:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'e': o->event = optarg; break;
+        case 'F':
+            if (ph_cli_check_format("diff", optarg, 1) < 0)
+                return PH_EXIT_USAGE;
+            o->from = optarg;
+            break;
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
@@ -195,7 +203,7 @@ static int parse(int argc, char **argv, opts *o)
                 return PH_EXIT_USAGE;
             o->top_set = 1;
             break;
-        case OPT_FMT:
+        case 'f':
             if (ph_cli_report_format("diff", optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
                                          PH_REPORT_JSON | PH_REPORT_YAML,
@@ -542,10 +550,10 @@ int ph_cmd_diff(int argc, char **argv)
     if (rc > 0)
         goto done;
     rc = PH_EXIT_BAD;
-    ph_profile *b = ph_cli_load(o.base, NULL, o.exe);
+    ph_profile *b = ph_cli_load(o.base, o.from, o.exe);
     if (!b)
         goto done;
-    ph_profile *n = ph_cli_load(o.newp, NULL, o.exe);
+    ph_profile *n = ph_cli_load(o.newp, o.from, o.exe);
     if (!n) {
         ph_profile_free(b);
         goto done;

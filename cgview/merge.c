@@ -24,12 +24,13 @@ static const char usage[] =
     "                     across the inputs (one input: across its parts)\n"
     "  -e, --event E      event of --stats (default: the first)\n"
     "  -n, --top N        --stats rows (default 50 in text; 0 = all)\n"
-    "      --format F     --stats as text | csv | json | yaml\n"
+    "  -f, --format F     --stats as text | csv | json | yaml\n"
+    "  -F, --from FMT     read the inputs as FMT instead of recognising them\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
     "  -h, --help         show this help\n";
 
 typedef struct opts {
-    const char *out, *to, *exe, *event;
+    const char *out, *to, *exe, *event, *from;
     int stats;
     uint64_t top;
     int top_set;
@@ -47,7 +48,8 @@ static int parse(int argc, char **argv, opts *o)
         { "stats", no_argument, NULL, OPT_STATS },
         { "event", required_argument, NULL, 'e' },
         { "top", required_argument, NULL, 'n' },
-        { "format", required_argument, NULL, OPT_FMT },
+        { "format", required_argument, NULL, 'f' },
+        { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -56,8 +58,13 @@ static int parse(int argc, char **argv, opts *o)
 
     o->fmt = PH_REPORT_TEXT;
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:t:e:n:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:t:e:n:f:F:h", longopts, NULL)) != -1) {
         switch (c) {
+        case 'F':
+            if (ph_cli_check_format("merge", optarg, 1) < 0)
+                return PH_EXIT_USAGE;
+            o->from = optarg;
+            break;
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
         case 'e': o->event = optarg; break;
@@ -68,7 +75,7 @@ static int parse(int argc, char **argv, opts *o)
                 return PH_EXIT_USAGE;
             o->top_set = 1;
             break;
-        case OPT_FMT:
+        case 'f':
             if (ph_cli_report_format("merge", optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
                                          PH_REPORT_JSON | PH_REPORT_YAML,
@@ -259,7 +266,7 @@ int ph_cmd_merge(int argc, char **argv)
     char first_event[128] = "";
     rc = PH_EXIT_OK;
     for (size_t i = 0; i < o.nin && rc == PH_EXIT_OK; i++) {
-        ph_profile *src = ph_cli_load(o.in[i], NULL, o.exe);
+        ph_profile *src = ph_cli_load(o.in[i], o.from, o.exe);
         if (!src) {
             rc = PH_EXIT_BAD;
             break;

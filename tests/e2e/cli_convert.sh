@@ -73,7 +73,7 @@ printf 'precious\n' >"$out"
 cp "$out" "$tmp/precious"
 printf 'this is not a profile\n' >"$tmp/bad.in"
 run_compare_err 1 "$PROFHUB" convert "$tmp/bad.in" -o "$out" <<EOF2
-$tmp/bad.in: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/bad.in: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 run_compare_err 1 "$PROFHUB" convert "$tmp/none.in" -o "$out" <<EOF2
 profhub: $tmp/none.in: No such file or directory
@@ -82,7 +82,7 @@ cmp -s "$out" "$tmp/precious" || fail "bad input changed the existing output"
 [ "$(ls -A "$tmp/d")" = "out.$ext" ] || fail "bad input left files: $(ls -A "$tmp/d")"
 rm "$out"
 run_compare_err 1 "$PROFHUB" convert "$tmp/bad.in" -o "$out" <<EOF2
-$tmp/bad.in: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/bad.in: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 [ -z "$(ls -A "$tmp/d")" ] || fail "bad input created files: $(ls -A "$tmp/d")"
 

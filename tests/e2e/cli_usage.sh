@@ -76,7 +76,7 @@ EOF2
 # Content profhub does not know: exit 1, one line naming the file.
 printf 'hello, world\n' >"$tmp/hello.txt"
 run_compare_err 1 "$PROFHUB" info "$tmp/hello.txt" <<EOF2
-$tmp/hello.txt: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/hello.txt: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 # An empty file (callgrind's reader takes it, for its per-thread files).
 : >"$tmp/empty.out"
