@@ -35,6 +35,8 @@ static const char usage[] =
     "  -n, --top N            show N rows (default 50 in text, all otherwise;\n"
     "                         0 = all)\n"
     "  -f, --format F         text | csv | json | yaml\n"
+    "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
+    "                         terminal; no cut when not a terminal)\n"
     "  -F, --from FMT         read BASE and NEW as FMT instead of recognising\n"
     "                         them\n"
     "      --fail-if RULE     exit 3 when RULE holds: 'EVENT > +5%',\n"
@@ -141,6 +143,7 @@ static int parse(int argc, char **argv, opts *o)
         { "output", required_argument, NULL, 'o' },
         { "to", required_argument, NULL, 't' },
         { "exe", required_argument, NULL, OPT_EXE },
+        { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -153,8 +156,9 @@ static int parse(int argc, char **argv, opts *o)
     int c, v;
 
     o->fmt = PH_REPORT_TEXT;
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:n:o:t:f:F:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:n:o:t:f:F:w:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'e': o->event = optarg; break;
         case 'F':
@@ -218,6 +222,12 @@ static int parse(int argc, char **argv, opts *o)
                                           "'[fn:NAME] EVENT > +5%%', got "
                                           "\"%s\"", optarg);
             o->nrules++;
+            break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0)
+                return ph_cli_usage_error("diff", "--width: expected a number "
+                                          "of columns (40 or more), got "
+                                          "\"%s\"", optarg);
             break;
         case 'h':
             fputs(usage, stdout);
@@ -297,7 +307,8 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
 {
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "call path"};
-    char a[48], b[48], c[48], p[16], name[64];
+    char a[48], b[48], c[48], p[16], name[PH_REPORT_MAXW + 1];
+    size_t room = ph_report_width > 80 ? ph_report_width - 58 : 22;
 
     printf("base: %s (%s)\n", o->base, ph_profile_format(d->base)
                                            ? ph_profile_format(d->base) : "?");
@@ -341,7 +352,7 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
         printf("%13s %13s %13s %8s %6s %c%s\n", ph_cli_number(a, bv, 1),
                ph_cli_number(b, nv, 1), signed_num(c, nv - bv),
                percent(p, nv - bv, tot), ratio, mark,
-               ph_report_fit(name, sizeof name, r->name, 22));
+               ph_report_fit(name, sizeof name, r->name, room));
     }
 }
 

@@ -25,6 +25,8 @@ static const char usage[] =
     "  -e, --event E      event of --stats (default: the first)\n"
     "  -n, --top N        --stats rows (default 50 in text; 0 = all)\n"
     "  -f, --format F     --stats as text | csv | json | yaml\n"
+    "  -w, --width N      text fits N columns (default: $COLUMNS, the\n"
+    "                     terminal; no cut when not a terminal)\n"
     "  -F, --from FMT     read the inputs as FMT instead of recognising them\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
     "  -h, --help         show this help\n";
@@ -51,14 +53,16 @@ static int parse(int argc, char **argv, opts *o)
         { "format", required_argument, NULL, 'f' },
         { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
+        { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     int c;
 
     o->fmt = PH_REPORT_TEXT;
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:t:e:n:f:F:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:t:e:n:f:F:w:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'F':
             if (ph_cli_check_format("merge", optarg, 1) < 0)
@@ -81,6 +85,12 @@ static int parse(int argc, char **argv, opts *o)
                                          PH_REPORT_JSON | PH_REPORT_YAML,
                                      &o->fmt) < 0)
                 return PH_EXIT_USAGE;
+            break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0)
+                return ph_cli_usage_error("merge", "--width: expected a number "
+                                          "of columns (40 or more), got "
+                                          "\"%s\"", optarg);
             break;
         case 'h':
             fputs(usage, stdout);
@@ -153,7 +163,8 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
     size_t shown = o->top && o->top < n ? o->top : n;
     int rc = PH_EXIT_OK;
     if (o->fmt == PH_REPORT_TEXT) {
-        char a[48], b[48], c[48], d[48], name[64];
+        char a[48], b[48], c[48], d[48], name[PH_REPORT_MAXW + 1];
+        size_t room = ph_report_width > 80 ? ph_report_width - 56 : 24;
         printf("self %s across %zu %s\n", event, s->ncols, across);
         printf("%12s %12s %12s %12s %6s  %s\n", "min", "max", "mean",
                "stddev", "imbal", "function");
@@ -164,7 +175,7 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
                    ph_cli_number(c, r->mean, 1), ph_cli_number(d, r->sd, 1),
                    r->imbalance * 100.0,
                    ph_report_fit(name, sizeof name,
-                                 ph_str_get(dst, r->f->name), 24));
+                                 ph_str_get(dst, r->f->name), room));
         }
     } else if (o->fmt == PH_REPORT_CSV) {
         static const char *const h[] = {"name", "file", "object", "min",

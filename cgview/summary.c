@@ -48,6 +48,8 @@ static const char usage_fmt[] =
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
     "      --exe PROG         the profiled program (gmon.out needs it)\n"
     "  -f, --format FMT       text (default), csv, json or yaml\n"
+    "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
+    "                         terminal; no cut when not a terminal)\n"
     "  -h, --help             show this help\n";
 
 enum {
@@ -78,6 +80,7 @@ static const struct option longopts[] = {
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
     { "format", required_argument, NULL, 'f' },
+    { "width", required_argument, NULL, 'w' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -290,8 +293,9 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
     const char *cmd = "summary";
     int c;
 
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:s:n:t:g:b:a:F:f:h", longopts,
+    while ((c = getopt_long(argc, argv, ":e:s:n:t:g:b:a:F:f:w:h", longopts,
                             NULL)) != -1) {
         uint64_t n;
         switch (c) {
@@ -363,6 +367,14 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                                          PH_REPORT_JSON | PH_REPORT_YAML,
                                      &r->fmt) < 0)
                 return -1;
+            break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0) {
+                ph_cli_usage_error(cmd, "--width: expected a number of "
+                                   "columns (40 or more), got \"%s\"",
+                                   optarg);
+                return -1;
+            }
             break;
         case 'h':
             printf(usage_fmt, strcmp(ph_cli_prog, "cgview") == 0
