@@ -41,6 +41,10 @@ extern const char *ph_cli_prog;
 
 /* "profhub: MESSAGE" */
 void ph_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "FILE: MESSAGE": a message about one file starts with the file, as a
+ * reader's "FILE:LINE:COL: MESSAGE" does (fmt may begin with ":L:C"). */
+void ph_cli_file_error(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* "profhub: warning: MESSAGE" */
 void ph_cli_warning(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));

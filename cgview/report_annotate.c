@@ -321,12 +321,12 @@ int ph_report_annotate(ph_report *r)
     int rc;
 
     if (!r->ev) {
-        ph_cli_error("%s: the profile has no events", r->path);
+        ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
     n = ph_funcs_matching(r->p, r->fn, &fs);
     if (n == 0) {
-        ph_cli_error("%s: no function matches \"%s\"", r->path, r->fn);
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);
         return PH_EXIT_BAD;
     }

@@ -291,7 +291,7 @@ int ph_report_graph(ph_report *r)
     int rc = PH_EXIT_OK;
 
     if (!r->ev) {
-        ph_cli_error("%s: the profile has no events", r->path);
+        ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
     if (r->view == PH_VIEW_TREE && r->topts.group != PH_GROUP_FUNCTION) {
@@ -300,7 +300,7 @@ int ph_report_graph(ph_report *r)
     }
     n = chosen_functions(r, &fs);
     if (n == 0 && r->view != PH_VIEW_TREE) {
-        ph_cli_error("%s: no function matches \"%s\"", r->path, r->fn);
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);
         return PH_EXIT_BAD;
     }

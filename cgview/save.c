@@ -105,7 +105,7 @@ int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
     ph_output *out = ph_output_open(path, err, sizeof err);
 
     if (!out) {
-        ph_cli_error("%s: %s", path, err);
+        ph_cli_file_error(path, "%s", err);
         return PH_EXIT_BAD;
     }
     for (size_t i = 0; i < nkv; i++) {
@@ -121,14 +121,14 @@ int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
     err[0] = '\0';
     if (writer->write(p, out, err, sizeof err) < 0) {
         ph_output_abort(out);
-        ph_cli_error("%s: %s", path, err[0] ? err : "cannot be written");
+        ph_cli_file_error(path, "%s", err[0] ? err : "cannot be written");
         return PH_EXIT_BAD;
     }
     ph_cli_print_drops(writer->name, out);
     if (strcmp(path, "-") == 0)
         fflush(stdout);   /* anything printed before goes first */
     if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", path, err);
+        ph_cli_file_error(path, "%s", err);
         return PH_EXIT_BAD;
     }
     return PH_EXIT_OK;

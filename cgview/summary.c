@@ -442,8 +442,8 @@ static int select_part(ph_report *r, const options *o)
     r->topts.part = PH_ALL_PARTS;
     if (o->part) {
         if (o->part > n) {
-            ph_cli_error("%s: --part %llu: the profile has %zu part%s",
-                         r->path, (unsigned long long)o->part, n,
+            ph_cli_file_error(r->path, "--part %llu: the profile has %zu "
+                              "part%s", (unsigned long long)o->part, n,
                          n == 1 ? "" : "s");
             return -1;
         }
@@ -453,8 +453,8 @@ static int select_part(ph_report *r, const options *o)
             if (ph_part_at(p, i)->tid == (int64_t)o->thread)
                 break;
         if (i == n) {
-            ph_cli_error("%s: --thread %llu: no part of that thread",
-                         r->path, (unsigned long long)o->thread);
+            ph_cli_file_error(r->path, "--thread %llu: no part of that "
+                              "thread", (unsigned long long)o->thread);
             return -1;
         }
         r->topts.part = (int)i;
@@ -490,8 +490,8 @@ static int choose_event(ph_report *r, const options *o)
     if (o->evname) {
         r->ev = ph_event_find(p, o->evname);
         if (!r->ev) {
-            ph_cli_error("%s: no event \"%s\" in this profile", r->path,
-                         o->evname);
+            ph_cli_file_error(r->path, "no event \"%s\" in this profile",
+                              o->evname);
             return -1;
         }
         return 0;
