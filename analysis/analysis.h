@@ -292,10 +292,15 @@ PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
 /* ------------------------------------------------------------------ */
 /* Diff                                                                */
 
+/* How diff pairs functions.  The default pairs the two profiles' main
+ * programs whatever their names (prog and prog_after are one program) and
+ * other objects by file name without the folder; NAME_FILE_OBJECT is the
+ * strict rule: the object's whole path. */
 typedef enum ph_match {
-    PH_MATCH_NAME_FILE_OBJECT = 0,  /* default */
+    PH_MATCH_PROGRAM = 0,           /* default: name+file+program */
     PH_MATCH_NAME,
     PH_MATCH_NAME_FILE,
+    PH_MATCH_NAME_FILE_OBJECT,
 } ph_match;
 
 typedef enum ph_diff_by {
@@ -334,6 +339,9 @@ typedef struct ph_diff {
     size_t bw, nw;
     ph_diff_row *rows;
     size_t count;
+    /* Each side's main program (object path) as the default rule found
+     * it; NULL when none was found or another rule was asked for. */
+    char *base_program, *new_program;
 } ph_diff;
 
 /* Match base and new by the rule in o (self costs; derived events on each

@@ -22,6 +22,7 @@ typedef struct side {
     item *items;
     size_t n, cap;
     size_t w;
+    const char *program;    /* main program's object path, or NULL */
 } side;
 
 static char *xstrdup(const char *s)
@@ -44,8 +45,32 @@ static item *add_item(side *s)
     return it;
 }
 
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* The path of a profile's main program (ph_main_object), or NULL. */
+static const char *main_program(const ph_profile *p)
+{
+    const ph_object *ob = ph_main_object(p);
+    return ob ? ph_str_get(p, ob->name) : NULL;
+}
+
+/* The object part of a match key and of the row (by the rule in o). */
+static const char *object_key(const side *s, const ph_diff_opts *o,
+                              const char *object)
+{
+    if (o->match == PH_MATCH_NAME_FILE_OBJECT)
+        return object;
+    if (s->program && strcmp(object, s->program) == 0)
+        return "\x1e<program>";
+    return base_name(object);
+}
+
 static void set_names(item *it, const ph_diff_opts *o, const char *name,
-                      const char *file, const char *object)
+                      const char *file, const char *object, const char *okey)
 {
     char b1[4096], b2[4096], key[8192];
     if (o->by == PH_BY_FILE)  /* the name is a file's */
@@ -66,17 +91,12 @@ static void set_names(item *it, const ph_diff_opts *o, const char *name,
     case PH_MATCH_NAME_FILE:
         snprintf(key, sizeof key, "%s\x1f%s", name, file);
         break;
+    case PH_MATCH_PROGRAM:
     case PH_MATCH_NAME_FILE_OBJECT:
-        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", name, file, object);
+        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", name, file, okey);
         break;
     }
     it->key = xstrdup(key);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
 }
 
 static void collect_table(side *s, const ph_diff_opts *o)
@@ -94,9 +114,12 @@ static void collect_table(side *s, const ph_diff_opts *o)
         /* Objects are compared by base name: two builds live in two
          * folders. */
         if (o->by == PH_BY_OBJECT)
-            set_names(it, o, base_name(e->name), "", "");
+            set_names(it, o, base_name(e->name), "", "", "");
         else
-            set_names(it, o, e->name, e->file, base_name(e->object));
+            set_names(it, o, e->name, e->file,
+                      o->match == PH_MATCH_NAME_FILE_OBJECT
+                          ? e->object : base_name(e->object),
+                      object_key(s, o, e->object));
         memcpy(it->v, e->self, s->w * sizeof *it->v);
     }
     ph_table_free(t);
@@ -114,7 +137,7 @@ static void collect_lines(side *s, const ph_diff_opts *o)
             snprintf(name, sizeof name, "%u", r.line);
             item *x = add_item(s);
             set_names(x, o, name,
-                      r.file ? ph_str_get(s->p, r.file->name) : "", "");
+                      r.file ? ph_str_get(s->p, r.file->name) : "", "", "");
             free(x->key);
             char key[8192];
             snprintf(key, sizeof key, "%s:%s", x->file, x->name);
@@ -248,6 +271,12 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
     d->nw = ph_event_nreal(newp);
     common_events(d);
     side b = {.p = base}, n = {.p = newp};
+    if (o->by == PH_BY_FUNCTION && o->match == PH_MATCH_PROGRAM) {
+        b.program = main_program(base);
+        n.program = main_program(newp);
+        d->base_program = b.program ? xstrdup(b.program) : NULL;
+        d->new_program = n.program ? xstrdup(n.program) : NULL;
+    }
     collect(&b, o);
     collect(&n, o);
 
@@ -364,5 +393,7 @@ void ph_diff_free(ph_diff *d)
     free(d->bev);
     free(d->nev);
     free(d->scale);
+    free(d->base_program);
+    free(d->new_program);
     free(d);
 }

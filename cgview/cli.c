@@ -31,6 +31,20 @@ void ph_cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void ph_cli_file_error(const char *path, const char *fmt, ...)
+{
+    va_list ap;
+
+    fflush(stdout);
+    fputs(path, stderr);
+    if (fmt[0] != ':')
+        fputs(": ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 void ph_cli_warning(const char *fmt, ...)
 {
     va_list ap;
@@ -216,7 +230,7 @@ ph_profile *ph_cli_load(const char *path, const char *forced,
 
     in = ph_input_open(path, why, sizeof why);
     if (!in) {
-        ph_cli_error("%s: %s", path, why);
+        ph_cli_file_error(path, "%s", why);
         return NULL;
     }
     if (exe)

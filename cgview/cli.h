@@ -41,6 +41,10 @@ extern const char *ph_cli_prog;
 
 /* "profhub: MESSAGE" */
 void ph_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "FILE: MESSAGE": a message about one file starts with the file, as a
+ * reader's "FILE:LINE:COL: MESSAGE" does (fmt may begin with ":L:C"). */
+void ph_cli_file_error(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* "profhub: warning: MESSAGE" */
 void ph_cli_warning(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
@@ -93,6 +97,11 @@ const ph_format *ph_cli_writer(const char *cmd, const char *path,
 /* Write p to path with writer (kv: nkv "KEY=VALUE" writer options): a
  * temporary file renamed into place, drop warnings printed.  Returns
  * PH_EXIT_OK or PH_EXIT_BAD (message printed; nothing left behind). */
+/* Exit 2 (with a usage message listing the valid keys) unless every
+ * "key=value" in kv is an option the writer reads with a usable value. */
+int ph_cli_check_options(const char *cmd, ph_profile *p,
+                         const ph_format *writer, char *const *kv,
+                         size_t nkv);
 int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
                 char *const *kv, size_t nkv);
 /* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */

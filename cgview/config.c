@@ -22,7 +22,7 @@ typedef struct reader {
 
 static int fail_at(reader *r, yaml_mark_t m, const char *msg)
 {
-    ph_cli_error("%s:%zu:%zu: %s", r->path, m.line + 1, m.column + 1, msg);
+    ph_cli_file_error(r->path, ":%zu:%zu: %s", m.line + 1, m.column + 1, msg);
     return -1;
 }
 
@@ -161,7 +161,7 @@ int ph_report_config(ph_profile *p, const char *path, int must_exist)
     if (!f) {
         if (!must_exist && errno == ENOENT)
             return 0;
-        ph_cli_error("%s: %s", path, strerror(errno));
+        ph_cli_file_error(path, "%s", strerror(errno));
         return -1;
     }
     memset(&r, 0, sizeof r);

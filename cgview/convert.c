@@ -104,7 +104,9 @@ int ph_cmd_convert(int argc, char **argv)
     p = ph_cli_load(o.in, o.from, o.exe);
     if (!p)
         return PH_EXIT_BAD;
-    rc = ph_cli_save(p, writer, o.out, o.kv, o.nkv);
+    rc = ph_cli_check_options("convert", p, writer, o.kv, o.nkv);
+    if (rc == PH_EXIT_OK)
+        rc = ph_cli_save(p, writer, o.out, o.kv, o.nkv);
     ph_profile_free(p);
     return rc;
 }

@@ -23,7 +23,10 @@ static const char usage[] =
     "\n"
     "  -e, --event E          event to sort by (default: BASE's default\n"
     "                         event, else the first both profiles have)\n"
-    "      --match M          name | name+file | name+file+object (default)\n"
+    "      --match M          name+file+program (default: the two main\n"
+    "                         programs pair whatever their names, other\n"
+    "                         objects by file name) | name | name+file |\n"
+    "                         name+file+object (the object's whole path)\n"
     "      --by B             function (default) | file | object | line | path\n"
     "      --rename-fn S      s/OLD/NEW/ on function names before matching\n"
     "      --rename-file S    s/OLD/NEW/ on file names before matching\n"
@@ -32,7 +35,11 @@ static const char usage[] =
     "                         base total\n"
     "  -n, --top N            show N rows (default 50 in text, all otherwise;\n"
     "                         0 = all)\n"
-    "      --format F         text | csv | json | yaml\n"
+    "  -f, --format F         text | csv | json | yaml\n"
+    "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
+    "                         terminal; no cut when not a terminal)\n"
+    "  -F, --from FMT         read BASE and NEW as FMT instead of recognising\n"
+    "                         them\n"
     "      --fail-if RULE     exit 3 when RULE holds: 'EVENT > +5%',\n"
     "                         'fn:NAME EVENT > +2%', 'EVENT > 1000' (repeatable)\n"
     "  -o, --output OUT       also write NEW - BASE as a profile\n"
@@ -52,7 +59,7 @@ typedef struct rule {
 } rule;
 
 typedef struct opts {
-    const char *base, *newp, *event, *out, *to, *exe;
+    const char *base, *newp, *event, *out, *to, *exe, *from;
     ph_diff_opts d;
     ph_rename rfn[MAX_RULES], rfile[MAX_RULES];
     rule rules[MAX_RULES];
@@ -131,26 +138,35 @@ static int parse(int argc, char **argv, opts *o)
         { "normalize", no_argument, NULL, OPT_NORM },
         { "threshold", required_argument, NULL, OPT_THR },
         { "top", required_argument, NULL, 'n' },
-        { "format", required_argument, NULL, OPT_FMT },
+        { "format", required_argument, NULL, 'f' },
+        { "from", required_argument, NULL, 'F' },
         { "fail-if", required_argument, NULL, OPT_FAIL },
         { "output", required_argument, NULL, 'o' },
         { "to", required_argument, NULL, 't' },
         { "exe", required_argument, NULL, OPT_EXE },
+        { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
-    static const char *const matches[] = {"name+file+object", "name",
-                                          "name+file", NULL};
+    static const char *const matches[] = {"name+file+program", "name",
+                                          "name+file", "name+file+object",
+                                          NULL};
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "path", NULL};
     char err[256];
     int c, v;
 
     o->fmt = PH_REPORT_TEXT;
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:n:o:t:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":e:n:o:t:f:F:w:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'e': o->event = optarg; break;
+        case 'F':
+            if (ph_cli_check_format("diff", optarg, 1) < 0)
+                return PH_EXIT_USAGE;
+            o->from = optarg;
+            break;
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
@@ -192,7 +208,7 @@ static int parse(int argc, char **argv, opts *o)
                 return PH_EXIT_USAGE;
             o->top_set = 1;
             break;
-        case OPT_FMT:
+        case 'f':
             if (ph_cli_report_format("diff", optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
                                          PH_REPORT_JSON | PH_REPORT_YAML,
@@ -207,6 +223,12 @@ static int parse(int argc, char **argv, opts *o)
                                           "'[fn:NAME] EVENT > +5%%', got "
                                           "\"%s\"", optarg);
             o->nrules++;
+            break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0)
+                return ph_cli_usage_error("diff", "--width: expected a number "
+                                          "of columns (40 or more), got "
+                                          "\"%s\"", optarg);
             break;
         case 'h':
             fputs(usage, stdout);
@@ -269,6 +291,13 @@ static const char *percent(char *buf, double part, double whole)
     return buf;
 }
 
+static const char *match_name(ph_match m)
+{
+    static const char *const names[] = {"name+file+program", "name",
+                                        "name+file", "name+file+object"};
+    return names[m];
+}
+
 static const char *event_name(const ph_diff *d, size_t e)
 {
     return ph_str_get(d->base, d->bev[e]->name);
@@ -277,11 +306,10 @@ static const char *event_name(const ph_diff *d, size_t e)
 static void print_text(const ph_diff *d, size_t ev, size_t shown,
                        const opts *o)
 {
-    static const char *const matches[] = {"name+file+object", "name",
-                                          "name+file"};
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "call path"};
-    char a[48], b[48], c[48], p[16], name[64];
+    char a[48], b[48], c[48], p[16], name[PH_REPORT_MAXW + 1];
+    size_t room = ph_report_width > 80 ? ph_report_width - 58 : 22;
 
     printf("base: %s (%s)\n", o->base, ph_profile_format(d->base)
                                            ? ph_profile_format(d->base) : "?");
@@ -289,7 +317,11 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
                                            ? ph_profile_format(d->newp) : "?");
     printf("rows: by %s", bys[o->d.by]);
     if (o->d.by == PH_BY_FUNCTION)
-        printf(", matched by %s", matches[o->d.match]);
+        printf(", matched by %s", match_name(o->d.match));
+    if (d->base_program || d->new_program)
+        printf(" (main program %s <-> %s; other objects by file name)",
+               d->base_program ? d->base_program : "?",
+               d->new_program ? d->new_program : "?");
     if (o->d.normalize)
         printf(", NEW normalised to BASE's total");
     printf("\n\n%-12s %15s %15s %15s %9s\n", "event", "base", "new", "delta",
@@ -321,7 +353,7 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
         printf("%13s %13s %13s %8s %6s %c%s\n", ph_cli_number(a, bv, 1),
                ph_cli_number(b, nv, 1), signed_num(c, nv - bv),
                percent(p, nv - bv, tot), ratio, mark,
-               ph_report_fit(name, sizeof name, r->name, 22));
+               ph_report_fit(name, sizeof name, r->name, room));
     }
 }
 
@@ -346,6 +378,16 @@ static int print_data(const ph_diff *d, size_t shown, const opts *o)
     ph_emit_str(em, o->base);
     ph_emit_key(em, "new");
     ph_emit_str(em, o->newp);
+    ph_emit_key(em, "match");
+    ph_emit_map(em, 1);
+    ph_emit_key(em, "rule");
+    ph_emit_str(em, o->d.by == PH_BY_FUNCTION ? match_name(o->d.match)
+                                             : "name");
+    ph_emit_key(em, "base_program");
+    ph_emit_str(em, d->base_program);
+    ph_emit_key(em, "new_program");
+    ph_emit_str(em, d->new_program);
+    ph_emit_end(em);
     ph_emit_key(em, "events");
     ph_emit_list(em, 0);
     for (size_t e = 0; e < d->nevents; e++) {
@@ -520,10 +562,10 @@ int ph_cmd_diff(int argc, char **argv)
     if (rc > 0)
         goto done;
     rc = PH_EXIT_BAD;
-    ph_profile *b = ph_cli_load(o.base, NULL, o.exe);
+    ph_profile *b = ph_cli_load(o.base, o.from, o.exe);
     if (!b)
         goto done;
-    ph_profile *n = ph_cli_load(o.newp, NULL, o.exe);
+    ph_profile *n = ph_cli_load(o.newp, o.from, o.exe);
     if (!n) {
         ph_profile_free(b);
         goto done;

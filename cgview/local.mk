@@ -19,3 +19,19 @@ uninstall-hook:
 	rm -f $(DESTDIR)$(bindir)/cgview$(EXEEXT)
 # No cgview link in the build tree: it would clash with the cgview/ object
 # folder (subdir-objects).  Tests make their own link to profhub.
+
+# Shell completion (bash, zsh) for profhub and cgview.  Directories can be
+# changed at configure time with make bashcompdir=... zshcompdir=...
+bashcompdir = $(datadir)/bash-completion/completions
+zshcompdir = $(datadir)/zsh/site-functions
+EXTRA_DIST += cgview/completion/profhub.bash cgview/completion/_profhub
+install-data-local:
+	$(MKDIR_P) $(DESTDIR)$(bashcompdir) $(DESTDIR)$(zshcompdir)
+	$(INSTALL_DATA) $(srcdir)/cgview/completion/profhub.bash \
+		$(DESTDIR)$(bashcompdir)/profhub
+	cd $(DESTDIR)$(bashcompdir) && rm -f cgview && $(LN_S) profhub cgview
+	$(INSTALL_DATA) $(srcdir)/cgview/completion/_profhub \
+		$(DESTDIR)$(zshcompdir)/_profhub
+uninstall-local:
+	rm -f $(DESTDIR)$(bashcompdir)/profhub $(DESTDIR)$(bashcompdir)/cgview \
+		$(DESTDIR)$(zshcompdir)/_profhub

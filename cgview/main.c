@@ -41,7 +41,8 @@ static void print_help(FILE *f)
     fprintf(f,
             "\n"
             "'profhub COMMAND --help' describes a command's options.\n"
-            "Exit status: 0 ok, 1 bad input or failed output, 2 usage error.\n");
+            "Exit status: 0 ok, 1 bad input or failed output, 2 usage error,\n"
+            "3 a diff --fail-if rule held.\n");
 }
 
 /* Interrupted: remove any temporary output file, then die of the signal

@@ -24,12 +24,15 @@ static const char usage[] =
     "                     across the inputs (one input: across its parts)\n"
     "  -e, --event E      event of --stats (default: the first)\n"
     "  -n, --top N        --stats rows (default 50 in text; 0 = all)\n"
-    "      --format F     --stats as text | csv | json | yaml\n"
+    "  -f, --format F     --stats as text | csv | json | yaml\n"
+    "  -w, --width N      text fits N columns (default: $COLUMNS, the\n"
+    "                     terminal; no cut when not a terminal)\n"
+    "  -F, --from FMT     read the inputs as FMT instead of recognising them\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
     "  -h, --help         show this help\n";
 
 typedef struct opts {
-    const char *out, *to, *exe, *event;
+    const char *out, *to, *exe, *event, *from;
     int stats;
     uint64_t top;
     int top_set;
@@ -47,17 +50,25 @@ static int parse(int argc, char **argv, opts *o)
         { "stats", no_argument, NULL, OPT_STATS },
         { "event", required_argument, NULL, 'e' },
         { "top", required_argument, NULL, 'n' },
-        { "format", required_argument, NULL, OPT_FMT },
+        { "format", required_argument, NULL, 'f' },
+        { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
+        { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
     int c;
 
     o->fmt = PH_REPORT_TEXT;
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":o:t:e:n:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:t:e:n:f:F:w:h", longopts, NULL)) != -1) {
         switch (c) {
+        case 'F':
+            if (ph_cli_check_format("merge", optarg, 1) < 0)
+                return PH_EXIT_USAGE;
+            o->from = optarg;
+            break;
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
         case 'e': o->event = optarg; break;
@@ -68,12 +79,18 @@ static int parse(int argc, char **argv, opts *o)
                 return PH_EXIT_USAGE;
             o->top_set = 1;
             break;
-        case OPT_FMT:
+        case 'f':
             if (ph_cli_report_format("merge", optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
                                          PH_REPORT_JSON | PH_REPORT_YAML,
                                      &o->fmt) < 0)
                 return PH_EXIT_USAGE;
+            break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0)
+                return ph_cli_usage_error("merge", "--width: expected a number "
+                                          "of columns (40 or more), got "
+                                          "\"%s\"", optarg);
             break;
         case 'h':
             fputs(usage, stdout);
@@ -146,7 +163,8 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
     size_t shown = o->top && o->top < n ? o->top : n;
     int rc = PH_EXIT_OK;
     if (o->fmt == PH_REPORT_TEXT) {
-        char a[48], b[48], c[48], d[48], name[64];
+        char a[48], b[48], c[48], d[48], name[PH_REPORT_MAXW + 1];
+        size_t room = ph_report_width > 80 ? ph_report_width - 56 : 24;
         printf("self %s across %zu %s\n", event, s->ncols, across);
         printf("%12s %12s %12s %12s %6s  %s\n", "min", "max", "mean",
                "stddev", "imbal", "function");
@@ -157,7 +175,7 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
                    ph_cli_number(c, r->mean, 1), ph_cli_number(d, r->sd, 1),
                    r->imbalance * 100.0,
                    ph_report_fit(name, sizeof name,
-                                 ph_str_get(dst, r->f->name), 24));
+                                 ph_str_get(dst, r->f->name), room));
         }
     } else if (o->fmt == PH_REPORT_CSV) {
         static const char *const h[] = {"name", "file", "object", "min",
@@ -259,7 +277,7 @@ int ph_cmd_merge(int argc, char **argv)
     char first_event[128] = "";
     rc = PH_EXIT_OK;
     for (size_t i = 0; i < o.nin && rc == PH_EXIT_OK; i++) {
-        ph_profile *src = ph_cli_load(o.in[i], NULL, o.exe);
+        ph_profile *src = ph_cli_load(o.in[i], o.from, o.exe);
         if (!src) {
             rc = PH_EXIT_BAD;
             break;

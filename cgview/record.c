@@ -220,7 +220,7 @@ static int create_experiment(const opts *o, const char *out,
     snprintf(tmp, tmpsize, "%s.rec-XXXXXX", out);
     fd = mkstemp(tmp);
     if (fd < 0) {
-        ph_cli_error("%s: cannot create the experiment: %s", tmp,
+        ph_cli_file_error(tmp, "cannot create the experiment: %s",
                      strerror(errno));
         return -1;
     }
@@ -250,7 +250,7 @@ static int create_experiment(const opts *o, const char *out,
     ph_put32(fixed + 20, 0);
     if (write(fd, fixed, sizeof fixed) != (ssize_t)sizeof fixed ||
         write(fd, text, tl) != (ssize_t)tl) {
-        ph_cli_error("%s: %s", tmp, strerror(errno));
+        ph_cli_file_error(tmp, "%s", strerror(errno));
         close(fd);
         unlink(tmp);
         return -1;
@@ -269,20 +269,20 @@ static int convert(const char *exp, const char *out, const ph_format *w)
         return -1;
     o = ph_output_open(out, err, sizeof err);
     if (!o) {
-        ph_cli_error("%s: %s", out, err);
+        ph_cli_file_error(out, "%s", err);
         ph_profile_free(p);
         return -1;
     }
     err[0] = '\0';
     if (w->write(p, o, err, sizeof err) < 0) {
         ph_output_abort(o);
-        ph_cli_error("%s: %s", out, err[0] ? err : "cannot be written");
+        ph_cli_file_error(out, "%s", err[0] ? err : "cannot be written");
         ph_profile_free(p);
         return -1;
     }
     ph_cli_print_drops(w->name, o);
     if (ph_output_commit(o, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", out, err);
+        ph_cli_file_error(out, "%s", err);
         ph_profile_free(p);
         return -1;
     }
@@ -439,7 +439,7 @@ int ph_cmd_record(int argc, char **argv)
         failed = convert(tmp, out, writer) != 0;
         unlink(tmp);
     } else if (rename(tmp, out) != 0) {
-        ph_cli_error("%s: %s (the experiment is in %s)", out,
+        ph_cli_file_error(out, "%s (the experiment is in %s)",
                      strerror(errno), tmp);
         failed = 1;
     }

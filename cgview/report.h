@@ -12,7 +12,16 @@
 #include "cgview/cli.h"
 #include "cgview/emit.h"
 
-enum { PH_REPORT_WIDTH = 80 };   /* text reports fit this many columns */
+/* Text reports fit ph_report_width columns: --width N / -w N, else
+ * $COLUMNS, else the terminal's width when stdout is one, else no limit
+ * (PH_REPORT_MAXW: nothing is cut in a pipe or a file, as pprof and git
+ * do).  Name buffers hold PH_REPORT_MAXW + 1 bytes. */
+enum { PH_REPORT_MAXW = 4096 };
+extern size_t ph_report_width;
+#define PH_REPORT_WIDTH ph_report_width
+/* Set ph_report_width from arg (--width; NULL: the environment and the
+ * terminal).  Returns -1 on a bad arg (the caller reports it). */
+int ph_report_set_width(const char *arg);
 
 typedef enum ph_view {
     PH_VIEW_TABLE = 0,   /* the default report */

@@ -188,7 +188,7 @@ static void print_calls_at(ph_report *r, const ph_func *f,
                            const ph_file *file, uint32_t line, size_t wv,
                            FILE *out)
 {
-    char num[40], cnt[32], fit[PH_REPORT_WIDTH + 1];
+    char num[40], cnt[32], fit[PH_REPORT_MAXW + 1];
     ph_part *part = ph_report_part(r);
 
     for (const ph_call *c = f->calls_out; c; c = c->next_out) {
@@ -216,7 +216,7 @@ static void print_file(ph_report *r, const ph_func *f, const lines *ls,
     const ph_file *file = ls->v[from].file;
     const char *name = file ? ph_str_get(r->p, file->name) : "";
     source src;
-    char num[40], fit[PH_REPORT_WIDTH + 1];
+    char num[40], fit[PH_REPORT_MAXW + 1];
     size_t i, wv = 5;
     uint32_t shown = 0;   /* last line printed */
     int have = load_source(r, name, &src) == 0;
@@ -321,12 +321,12 @@ int ph_report_annotate(ph_report *r)
     int rc;
 
     if (!r->ev) {
-        ph_cli_error("%s: the profile has no events", r->path);
+        ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
     n = ph_funcs_matching(r->p, r->fn, &fs);
     if (n == 0) {
-        ph_cli_error("%s: no function matches \"%s\"", r->path, r->fn);
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);
         return PH_EXIT_BAD;
     }
@@ -351,7 +351,7 @@ int ph_report_annotate(ph_report *r)
         const ph_entry *e = table_entry(r, fs[i]);
         collect(r, fs[i], &ls);
         if (r->fmt == PH_REPORT_TEXT) {
-            char fit[PH_REPORT_WIDTH + 1];
+            char fit[PH_REPORT_MAXW + 1];
             printf("\n%s, self %s by line:\n",
                    ph_report_fit(fit, sizeof fit,
                                  ph_str_get(r->p, fs[i]->name), 50),

@@ -1,8 +1,12 @@
 /* report_common.c -- what every view of the summary report shares: the
  * header (profile, command, parts, events and totals) in text and as data,
  * one function object as data, percentages, and fitting names into the
- * 80 columns of a terminal. */
+ * report's width (--width, $COLUMNS, the terminal; no cut in a pipe). */
 #include "config.h"
+
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <inttypes.h>
 #include <math.h>
@@ -34,6 +38,33 @@ double ph_report_percent(const ph_report *r, const ph_event *ev, double v)
         return NAN;
     total = ph_event_eval(r->p, ev, r->table->totals);
     return total != 0 ? 100.0 * v / total : NAN;
+}
+
+size_t ph_report_width = 80;
+
+int ph_report_set_width(const char *arg)
+{
+    const char *cols = getenv("COLUMNS");
+    struct winsize ws;
+    char *end;
+    unsigned long v;
+
+    if (!arg && cols && *cols)
+        arg = cols;
+    if (arg) {
+        v = strtoul(arg, &end, 10);
+        if (end == arg || *end || v < 40)
+            return -1;
+        ph_report_width = v > PH_REPORT_MAXW ? PH_REPORT_MAXW : v;
+        return 0;
+    }
+    if (!isatty(STDOUT_FILENO))
+        ph_report_width = PH_REPORT_MAXW;
+    else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        ph_report_width = ws.ws_col;
+    else
+        ph_report_width = 80;
+    return 0;
 }
 
 const char *ph_report_fit(char *buf, size_t size, const char *s,
@@ -97,7 +128,7 @@ static void print_parts(ph_report *r, FILE *out)
 {
     ph_profile *p = r->p;
     size_t i, n = ph_part_count(p);
-    char label[256], fit[PH_REPORT_WIDTH];
+    char label[256], fit[PH_REPORT_MAXW + 1];
 
     if (n <= 1)
         return;
@@ -123,7 +154,7 @@ void ph_report_print_head(ph_report *r, FILE *out)
     const char *fmt = ph_profile_format(p) ? ph_profile_format(p) : "?";
     const char *cmd = ph_meta_get(p, "cmd");
     size_t i, n = ph_event_count(p), wn = 4, wv = 5;
-    char fit[PH_REPORT_WIDTH + 1], num[40], desc[512];
+    char fit[PH_REPORT_MAXW + 1], num[40], desc[512];
 
     fprintf(out, "profile:  %s (%s)\n",
             ph_report_fit(fit, sizeof fit, r->path,

@@ -120,7 +120,7 @@ static const char *where_of(const ph_profile *p, const ph_func *f)
 static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
                            size_t wv, FILE *out)
 {
-    char num[40], pc[16], calls[32], name[1024], fit[PH_REPORT_WIDTH + 1];
+    char num[40], pc[16], calls[32], name[1024], fit[PH_REPORT_MAXW + 1];
     const char *where = where_of(r->p, a->func);
     double v = ph_event_eval(r->p, r->ev, a->incl);
     size_t used, room;
@@ -141,7 +141,7 @@ static void print_block(ph_report *r, const block *b, FILE *out)
 {
     const ph_entry *e = &b->entry;
     const ph_profile *p = r->p;
-    char num[40], pc[16], fit[PH_REPORT_WIDTH + 1], head[1200];
+    char num[40], pc[16], fit[PH_REPORT_MAXW + 1], head[1200];
     size_t i, wv = 9;
     double vi = ph_entry_value(r->table, e, r->ev, 1);
     double vs = ph_entry_value(r->table, e, r->ev, 0);
@@ -291,7 +291,7 @@ int ph_report_graph(ph_report *r)
     int rc = PH_EXIT_OK;
 
     if (!r->ev) {
-        ph_cli_error("%s: the profile has no events", r->path);
+        ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
     if (r->view == PH_VIEW_TREE && r->topts.group != PH_GROUP_FUNCTION) {
@@ -300,7 +300,7 @@ int ph_report_graph(ph_report *r)
     }
     n = chosen_functions(r, &fs);
     if (n == 0 && r->view != PH_VIEW_TREE) {
-        ph_cli_error("%s: no function matches \"%s\"", r->path, r->fn);
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);
         return PH_EXIT_BAD;
     }

@@ -84,7 +84,7 @@ static const char *entry_where(const ph_report *r, const ph_entry *e)
 static void print_name(const ph_report *r, const ph_entry *e, size_t width,
                        FILE *out)
 {
-    char name[1024], fit[PH_REPORT_WIDTH + 1];
+    char name[1024], fit[PH_REPORT_MAXW + 1];
     const char *where = entry_where(r, e);
     size_t nl, wl = strlen(where);
 
@@ -110,7 +110,7 @@ static void print_cycles(const ph_report *r, FILE *out)
 {
     const ph_cycles *cy = r->table->cycles;
     uint32_t k, n = cy ? ph_cycles_count(cy) : 0;
-    char fit[PH_REPORT_WIDTH + 1];
+    char fit[PH_REPORT_MAXW + 1];
 
     if (!n)
         return;

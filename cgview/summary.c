@@ -48,6 +48,8 @@ static const char usage_fmt[] =
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
     "      --exe PROG         the profiled program (gmon.out needs it)\n"
     "  -f, --format FMT       text (default), csv, json or yaml\n"
+    "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
+    "                         terminal; no cut when not a terminal)\n"
     "  -h, --help             show this help\n";
 
 enum {
@@ -78,6 +80,7 @@ static const struct option longopts[] = {
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
     { "format", required_argument, NULL, 'f' },
+    { "width", required_argument, NULL, 'w' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -229,8 +232,9 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
     const char *cmd = "summary";
     int c;
 
+    ph_report_set_width(NULL);
     ph_cli_opt_begin();
-    while ((c = getopt_long(argc, argv, ":e:s:n:t:g:b:a:F:f:h", longopts,
+    while ((c = getopt_long(argc, argv, ":e:s:n:t:g:b:a:F:f:w:h", longopts,
                             NULL)) != -1) {
         uint64_t n;
         switch (c) {
@@ -303,6 +307,14 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                                      &r->fmt) < 0)
                 return -1;
             break;
+        case 'w':
+            if (ph_report_set_width(optarg) < 0) {
+                ph_cli_usage_error(cmd, "--width: expected a number of "
+                                   "columns (40 or more), got \"%s\"",
+                                   optarg);
+                return -1;
+            }
+            break;
         case 'h':
             printf(usage_fmt, strcmp(ph_cli_prog, "cgview") == 0
                                   ? "cgview" : "profhub summary");
@@ -369,8 +381,8 @@ static int select_part(ph_report *r, const options *o)
     r->topts.part = PH_ALL_PARTS;
     if (o->part) {
         if (o->part > n) {
-            ph_cli_error("%s: --part %llu: the profile has %zu part%s",
-                         r->path, (unsigned long long)o->part, n,
+            ph_cli_file_error(r->path, "--part %llu: the profile has %zu "
+                              "part%s", (unsigned long long)o->part, n,
                          n == 1 ? "" : "s");
             return -1;
         }
@@ -380,8 +392,8 @@ static int select_part(ph_report *r, const options *o)
             if (ph_part_at(p, i)->tid == (int64_t)o->thread)
                 break;
         if (i == n) {
-            ph_cli_error("%s: --thread %llu: no part of that thread",
-                         r->path, (unsigned long long)o->thread);
+            ph_cli_file_error(r->path, "--thread %llu: no part of that "
+                              "thread", (unsigned long long)o->thread);
             return -1;
         }
         r->topts.part = (int)i;
@@ -416,8 +428,8 @@ static int choose_event(ph_report *r, const options *o)
     if (o->evname) {
         r->ev = ph_event_find(p, o->evname);
         if (!r->ev) {
-            ph_cli_error("%s: no event \"%s\" in this profile", r->path,
-                         o->evname);
+            ph_cli_file_error(r->path, "no event \"%s\" in this profile",
+                              o->evname);
             return -1;
         }
         return 0;

@@ -108,13 +108,28 @@ void ph_cg_check_sums(ph_cgread *r, int at_eof)
         free(v);
 }
 
+/* Writers that end every part with totals: (valgrind's callgrind and our
+ * own writer).  Others (Xdebug, pyprof2calltree, go tool pprof) write no
+ * totals: and a summary: of their own making (Xdebug: the script's wall
+ * time; pyprof2calltree: the largest inclusive time), which KCachegrind
+ * replaces by the sum of the cost lines: so do we. */
+static int writes_totals(const ph_cgread *r)
+{
+    const char *c = ph_meta_get(r->p, "creator");
+
+    return c && (strncmp(c, "callgrind-", 10) == 0 ||
+                 strncmp(c, "profhub-", 8) == 0);
+}
+
 /* A part that announced a summary, has no totals: and less data than the
- * summary is a file cut short: callgrind always ends a part with totals:. */
+ * summary is a file cut short when its writer always ends a part with
+ * totals:. */
 int ph_cg_check_truncated(ph_cgread *r)
 {
     int i;
 
-    if (!r->have_events || r->fsum_n < 0 || r->ftot_n >= 0)
+    if (!r->have_events || r->fsum_n < 0 || r->ftot_n >= 0 ||
+        !writes_totals(r))
         return 0;
     for (i = 0; i < r->ncol; i++) {
         int64_t want = i < r->fsum_n ? r->fsum[i] : 0;
@@ -148,6 +163,8 @@ static int parse_vector(ph_cgread *r, const char *q, const char *e,
         if (k == r->ncol)
             return ph_cg_fail(r, q, "more values than events (%d)", r->ncol);
         rc = ph_cg_i64(&q, e, &(*out)[k]);
+        if (rc == PH_CGN_NOTNUM)
+            rc = ph_cg_fraction_cost(r, &q, e, &(*out)[k]);
         if (rc != PH_CGN_OK)
             return ph_cg_bad_number(r, q, e, rc, "a number");
         k++;

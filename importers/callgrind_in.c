@@ -43,6 +43,37 @@ int ph_cg_bad_number(ph_cgread *r, const char *q, const char *e, int code,
         return ph_cg_fail(r, q, "expected %s, got the end of the line", what);
     return ph_cg_fail(r, q, "expected %s, got \"%.*s\"", what, n, q);
 }
+/* A cost written with a fraction ("12.75", "-3."), as some third-party
+ * writers do: KCachegrind reads its integer part, and so do we, with one
+ * warning.  Anything else stays PH_CGN_NOTNUM. */
+int ph_cg_fraction_cost(ph_cgread *r, const char **pq, const char *e,
+                        int64_t *v)
+{
+    const char *start = *pq, *q = start, *dot;
+    int rc;
+
+    if (q < e && (*q == '-' || *q == '+'))
+        q++;
+    dot = q;
+    while (dot < e && (unsigned char)(*dot - '0') < 10)
+        dot++;
+    if (dot == q || dot == e || *dot != '.')
+        return PH_CGN_NOTNUM;
+    q = dot + 1;
+    while (q < e && (unsigned char)(*q - '0') < 10)
+        q++;
+    if (q < e && !ph_cg_isspace(*q))
+        return PH_CGN_NOTNUM;
+    rc = ph_cg_i64(pq, dot, v);
+    if (rc != PH_CGN_OK)
+        return rc;
+    ph_input_warn(r->in, "cg-fraction-cost", r->sc.lineno,
+                  "cost \"%.*s\" read as its integer part %lld, as "
+                  "KCachegrind does", (int)(q - start), start, (long long)*v);
+    *pq = q;
+    return PH_CGN_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Names                                                              */
 
@@ -186,8 +217,12 @@ static int parse_target(ph_cgread *r, const char *q, const char *e)
         q = ph_cg_skipws(q, e);
     }
     if (q < e)
-        return ph_cg_fail(r, q, "unexpected \"%.*s\" after the target position",
-                    ph_cg_toklen(q, e), q);
+        /* Xdebug 3 writes "calls=1 0 0"; KCachegrind reads the count and
+         * the target and ignores the rest of the line. */
+        ph_input_warn(r->in, "cg-target-extra", r->sc.lineno,
+                      "ignored \"%.*s\" after the target position of a "
+                      "call or jump (KCachegrind ignores it too)",
+                      (int)(e - q), q);
     if (l > UINT32_MAX)
         return ph_cg_fail(r, q, "line number %llu is too large",
                     (unsigned long long)l);
@@ -368,6 +403,8 @@ static int do_cost(ph_cgread *r, const char *q, const char *e)
             return ph_cg_fail(r, q, "more costs than events (%d event%s)",
                         r->ncol, r->ncol == 1 ? "" : "s");
         rc = ph_cg_i64(&q, e, &r->col[n]);
+        if (rc == PH_CGN_NOTNUM)
+            rc = ph_cg_fraction_cost(r, &q, e, &r->col[n]);
         if (rc != PH_CGN_OK)
             return ph_cg_bad_number(r, q, e, rc, "a cost");
         n++;

@@ -269,6 +269,8 @@ int ph_cg_fail(ph_cgread *r, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 int ph_cg_bad_number(ph_cgread *r, const char *q, const char *e, int code,
                      const char *what);
+int ph_cg_fraction_cost(ph_cgread *r, const char **pq, const char *e,
+                        int64_t *v);
 
 /* callgrind_head.c */
 void ph_cg_new_part(ph_cgread *r);

@@ -116,7 +116,7 @@ ph_profile *ph_load_input(ph_input *in, const char *forced, char *err,
         if (!f) {
             snprintf(err, errsize,
                      "%s: not a profile in any format profhub reads "
-                     "(-t FORMAT forces one)", ph_input_name(in));
+                     "(-F FORMAT forces one)", ph_input_name(in));
             return NULL;
         }
     }

@@ -38,6 +38,9 @@ EXTRA_DIST += \
 	samples/callgrind/threads.sepdump.out-03 \
 	samples/callgrind/threads.sepdump.out-04 \
 	samples/callgrind/threads.sepdump.out.1-03 \
+	samples/dprof2calltree/README.md \
+	samples/dprof2calltree/tmon.out \
+	samples/dprof2calltree/work.pl.out \
 	samples/gmon/chain-nopie/gmon.out \
 	samples/gmon/chain-nopie/prog \
 	samples/gmon/chain-pie/gmon.out \
@@ -48,15 +51,25 @@ EXTRA_DIST += \
 	samples/gmon/recursion-pie/prog \
 	samples/gmon/shapes-pie/gmon.out \
 	samples/gmon/shapes-pie/prog \
+	samples/gopprof/README.md \
+	samples/gopprof/gowork.cpu.out \
 	samples/pprof/gowork.cpu.pb.gz \
 	samples/pprof/gowork.heap.pb.gz \
 	samples/pprof/gowork.heavy.cpu.pb.gz \
 	samples/pprof/gowork.heavy.heap.pb.gz \
+	samples/pyprof2calltree/README.md \
+	samples/pyprof2calltree/work.prof \
+	samples/pyprof2calltree/work.py.out \
 	samples/regen.sh \
 	samples/src/chain.c \
 	samples/src/checksum.c \
 	samples/src/gowork/go.mod \
 	samples/src/gowork/main.go \
 	samples/src/recursion.c \
+	samples/src/scripts/work.php \
+	samples/src/scripts/work.pl \
+	samples/src/scripts/work.py \
 	samples/src/shapes.cpp \
-	samples/src/threads.c
+	samples/src/threads.c \
+	samples/xdebug/README.md \
+	samples/xdebug/work.php.out

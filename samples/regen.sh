@@ -1,22 +1,28 @@
 #!/bin/sh
 # regen.sh -- rebuild every sample profile under samples/ with the real
 # tools (valgrind callgrind/cachegrind, gcc -pg + gprof's runtime, Go's
-# runtime/pprof).  Outputs are committed exactly as the tools wrote them;
-# samples/README.md lists each file with the command that made it.
+# runtime/pprof, and the third-party callgrind writers: Xdebug,
+# pyprof2calltree, go tool pprof -callgrind, kcachegrind-converters).
+# Outputs are committed exactly as the tools wrote them; samples/README.md
+# lists each file with the command that made it.
 #
-# Usage: samples/regen.sh [--list | --check]   (run from anywhere; it works
-# in the source tree's top folder so paths in the profiles read samples/src/..)
-#   --list   only print the EXTRA_DIST list for samples/local.mk
-#   --check  only read every sample with the peer tools and print totals
+# Usage: samples/regen.sh [--list | --check | --third-party]   (run from
+# anywhere; it works in the source tree's top folder so paths in the
+# profiles read samples/src/..)
+#   --list         only print the EXTRA_DIST list for samples/local.mk
+#   --check        only read every sample with the peer tools and print totals
+#   --third-party  only rewrite the third-party writers' folders (from
+#                  samples/src/scripts/ and the committed samples/pprof/)
 set -eu
 
 cd "$(dirname "$0")/.."
 TOP=$(pwd)
 S=samples
 BIN=$S/bin
+THIRD="$S/xdebug $S/pyprof2calltree $S/gopprof $S/dprof2calltree"
 
 list_files() {
-	find $S/src $S/callgrind $S/cachegrind $S/gmon $S/pprof \
+	find $S/src $S/callgrind $S/cachegrind $S/gmon $S/pprof $THIRD \
 	     $S/regen.sh $S/README.md -type f 2>/dev/null | LC_ALL=C sort
 }
 
@@ -66,13 +72,6 @@ if [ "${1-}" = --list ]; then
 	exit 0
 fi
 
-for tool in gcc g++ valgrind go; do
-	command -v $tool >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 1; }
-done
-
-LOG=$(mktemp "${TMPDIR:-/tmp}/regen.XXXXXX")
-trap 'rm -rf "$LOG" "$TOP/$BIN"' EXIT
-
 # run CMD...: echo the command, run it with its chatter in $LOG.
 run() {
 	echo "+ $*"
@@ -82,6 +81,118 @@ run() {
 		exit 1
 	fi
 }
+
+
+# ---- third-party callgrind writers --------------------------------------
+# Each folder gets the writer's output, what the writer read (the source
+# profile, for the tests' comparison with the source tool) and a README
+# with the tool, its version and the commands, written here so that it
+# always says what really ran.
+
+# readme DIR TITLE: start DIR/README.md; more lines are appended after it.
+readme() {
+	printf '# %s\n\nMade by `samples/regen.sh` (section "third-party callgrind writers");\nnever edited by hand.  Commands run from the top of the source tree.\n\n' \
+		"$2" >"$1/README.md"
+}
+
+third_party() {
+	for tool in php python3 pyprof2calltree go perl dprof2calltree dprofpp; do
+		command -v $tool >/dev/null ||
+			{ echo "regen.sh: $tool not found (see setup.sh)" >&2; exit 1; }
+	done
+	php -d xdebug.mode=profile -r 'exit(extension_loaded("xdebug") ? 0 : 1);' ||
+		{ echo "regen.sh: php has no Xdebug (php8.2-xdebug)" >&2; exit 1; }
+	rm -rf $THIRD
+	mkdir -p $THIRD
+	src=$S/src/scripts
+
+	# Xdebug 3's profiler (PHP).  The output name has no %p, so the file
+	# name is stable; compression off (Xdebug 3.1+ may gzip).
+	d=$S/xdebug
+	run php -d xdebug.mode=profile -d xdebug.start_with_request=yes \
+		-d xdebug.use_compression=0 -d xdebug.output_dir="$TOP/$d" \
+		-d xdebug.profiler_output_name=work.php.out $src/work.php
+	readme $d "Xdebug profiler output (PHP)"
+	cat >>$d/README.md <<-END
+	| | |
+	|---|---|
+	| tool | Xdebug $(php -r 'echo phpversion("xdebug");') (Debian php8.2-xdebug), PHP $(php -r 'echo PHP_VERSION;') |
+	| program | \`samples/src/scripts/work.php\` |
+	| command | \`php -d xdebug.mode=profile -d xdebug.start_with_request=yes -d xdebug.use_compression=0 -d xdebug.output_dir=\$TOP/samples/xdebug -d xdebug.profiler_output_name=work.php.out samples/src/scripts/work.php\` |
+
+	\`work.php.out\`: Xdebug's callgrind dialect: \`events: Time_(10ns) Memory_(bytes)\`,
+	\`calls=N 0 0\` (a field after the target position, which KCachegrind
+	ignores), no \`totals:\`, and a \`summary:\` that is the script's own time
+	and peak memory, not the sum of the cost lines.  \`cmd:\` and \`fl=\` hold
+	the absolute path of the script, as Xdebug writes them.
+	END
+
+	# cProfile + pyprof2calltree (Python).  work.prof is cProfile's own
+	# stats file (marshal), which the tests read with pstats.
+	d=$S/pyprof2calltree
+	run python3 -m cProfile -o $d/work.prof $src/work.py
+	run pyprof2calltree -i $d/work.prof -o $d/work.py.out
+	readme $d "pyprof2calltree output (Python cProfile)"
+	cat >>$d/README.md <<-END
+	| | |
+	|---|---|
+	| tools | $(python3 --version), cProfile; pyprof2calltree $(dpkg-query -W -f='${Version}' pyprof2calltree 2>/dev/null) (Debian pyprof2calltree) |
+	| program | \`samples/src/scripts/work.py\` |
+	| commands | \`python3 -m cProfile -o samples/pyprof2calltree/work.prof samples/src/scripts/work.py\`; \`pyprof2calltree -i samples/pyprof2calltree/work.prof -o samples/pyprof2calltree/work.py.out\` |
+
+	\`work.prof\`: cProfile's stats (read them with \`python3 -m pstats\`).
+	\`work.py.out\`: \`event: ns : Nanoseconds\`, no \`creator:\`, no
+	\`totals:\`, \`summary:\` = the largest inclusive time (not the total),
+	\`fl=~\` for built-ins, \`calls=N LINE\`.
+	END
+
+	# go tool pprof -callgrind of the committed CPU profile.
+	d=$S/gopprof
+	run go tool pprof -callgrind -output=$d/gowork.cpu.out $S/pprof/gowork.cpu.pb.gz
+	readme $d "go tool pprof -callgrind output (Go)"
+	cat >>$d/README.md <<-END
+	| | |
+	|---|---|
+	| tool | $(go version) (\`go tool pprof\`) |
+	| source profile | \`samples/pprof/gowork.cpu.pb.gz\` (see samples/README.md) |
+	| command | \`go tool pprof -callgrind -output=samples/gopprof/gowork.cpu.out samples/pprof/gowork.cpu.pb.gz\` |
+
+	\`gowork.cpu.out\`: \`positions: instr line\`, \`events: cpu(ms)\`, no
+	\`version:\`, \`creator:\`, \`summary:\` or \`totals:\`, \`calls=0 ADDR LINE\`
+	(pprof has no call counts), relative addresses.
+	END
+
+	# kcachegrind-converters: dprof2calltree on Perl's Devel::DProf output.
+	d=$S/dprof2calltree
+	(cd $d && run perl -d:DProf ../src/scripts/work.pl)
+	run dprof2calltree -f $d/tmon.out -o $d/work.pl.out
+	readme $d "dprof2calltree output (Perl Devel::DProf, kcachegrind-converters)"
+	cat >>$d/README.md <<-END
+	| | |
+	|---|---|
+	| tools | perl $(perl -e 'printf "%vd", $^V'), Devel::DProf $(perl -MDevel::DProf -e 'print $Devel::DProf::VERSION' 2>/dev/null || dpkg-query -W -f='${Version}' libdevel-dprof-perl) (Debian libdevel-dprof-perl); dprof2calltree from kcachegrind-converters $(dpkg-query -W -f='${Version}' kcachegrind-converters 2>/dev/null) |
+	| program | \`samples/src/scripts/work.pl\` |
+	| commands | \`cd samples/dprof2calltree && perl -d:DProf ../src/scripts/work.pl\`; \`dprof2calltree -f samples/dprof2calltree/tmon.out -o samples/dprof2calltree/work.pl.out\` |
+
+	\`tmon.out\`: Devel::DProf's trace (read it with \`dprofpp\`).
+	\`work.pl.out\`: \`events: Tick\`, \`summary:\` only, \`ob=\` empty,
+	\`fl=???\`, \`calls=N\` without a target position.
+	END
+}
+
+if [ "${1-}" = --third-party ]; then
+	LOG=$(mktemp "${TMPDIR:-/tmp}/regen.XXXXXX")
+	trap 'rm -f "$LOG"' EXIT
+	third_party
+	exit 0
+fi
+
+for tool in gcc g++ valgrind go; do
+	command -v $tool >/dev/null || { echo "regen.sh: $tool not found" >&2; exit 1; }
+done
+
+LOG=$(mktemp "${TMPDIR:-/tmp}/regen.XXXXXX")
+trap 'rm -rf "$LOG" "$TOP/$BIN"' EXIT
 
 # Debug info names files relative to the top folder (comp_dir mapped to
 # ""), so callgrind writes fl=samples/src/chain.c, not an absolute path.
@@ -159,6 +270,8 @@ gm shapes-pie       1000 g++ $CXXFLAGS $S/src/shapes.cpp
 # ---- pprof (Go runtime/pprof) ------------------------------------------
 run $BIN/gowork $S/pprof/gowork.cpu.pb.gz $S/pprof/gowork.heap.pb.gz
 run $BIN/gowork -heavy $S/pprof/gowork.heavy.cpu.pb.gz $S/pprof/gowork.heavy.heap.pb.gz
+
+third_party
 
 rm -rf $BIN
 echo

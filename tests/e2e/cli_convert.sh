@@ -73,22 +73,22 @@ printf 'precious\n' >"$out"
 cp "$out" "$tmp/precious"
 printf 'this is not a profile\n' >"$tmp/bad.in"
 run_compare_err 1 "$PROFHUB" convert "$tmp/bad.in" -o "$out" <<EOF2
-$tmp/bad.in: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/bad.in: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 run_compare_err 1 "$PROFHUB" convert "$tmp/none.in" -o "$out" <<EOF2
-profhub: $tmp/none.in: No such file or directory
+$tmp/none.in: No such file or directory
 EOF2
 cmp -s "$out" "$tmp/precious" || fail "bad input changed the existing output"
 [ "$(ls -A "$tmp/d")" = "out.$ext" ] || fail "bad input left files: $(ls -A "$tmp/d")"
 rm "$out"
 run_compare_err 1 "$PROFHUB" convert "$tmp/bad.in" -o "$out" <<EOF2
-$tmp/bad.in: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/bad.in: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 [ -z "$(ls -A "$tmp/d")" ] || fail "bad input created files: $(ls -A "$tmp/d")"
 
 # --- output folder missing or read-only: exit 1, nothing left -------
 run_compare_err 1 "$PROFHUB" convert "$sample" -o "$tmp/nodir/out.$ext" <<EOF2
-profhub: $tmp/nodir/out.$ext: cannot create a temporary file in $tmp/nodir: No such file or directory
+$tmp/nodir/out.$ext: cannot create a temporary file in $tmp/nodir: No such file or directory
 EOF2
 # Root writes into read-only folders: as root, run as nobody (setpriv).
 as_user=
@@ -105,7 +105,7 @@ if [ "$(id -u)" != 0 ] || [ -n "$as_user" ]; then
     chmod 644 "$tmp/ro.in"
     chmod 555 "$tmp/ro"
     run_compare_err 1 $as_user "$PROFHUB" convert "$tmp/ro.in" -o "$tmp/ro/out.$ext" <<EOF2
-profhub: $tmp/ro/out.$ext: cannot create a temporary file in $tmp/ro: Permission denied
+$tmp/ro/out.$ext: cannot create a temporary file in $tmp/ro: Permission denied
 EOF2
     [ -z "$(ls -A "$tmp/ro")" ] || fail "read-only folder got files"
 fi
@@ -114,7 +114,7 @@ fi
 printf 'precious\n' >"$out"
 expect_status 1 sh -c 'ulimit -f 1 && exec "$@"' sh \
     "$PROFHUB" convert "$sample" -o "$out"
-grep -q "^profhub: $out: write error: File too large" "$tmp/err" \
+grep -q "^$out: write error: File too large" "$tmp/err" \
     || { fail "size limit: unexpected message"; show_output; }
 cmp -s "$out" "$tmp/precious" || fail "failed write changed the existing output"
 [ "$(ls -A "$tmp/d")" = "out.$ext" ] || fail "failed write left files: $(ls -A "$tmp/d")"

@@ -40,7 +40,7 @@ for sample in "$SAMPLES"/cachegrind/*.out "$SAMPLES"/callgrind/*.default.out; do
     head -c $((size - 12)) "$tmp/one.gz" >"$tmp/cut.gz"
     expect_status 1 "$PROFHUB" info "$tmp/cut.gz"
     [ "$(wc -l <"$tmp/err")" = 1 ] \
-        && grep -q "^profhub: $tmp/cut.gz: truncated gzip data" "$tmp/err" \
+        && grep -q "^$tmp/cut.gz: truncated gzip data" "$tmp/err" \
         || { fail "$name: truncated gzip message"; show_output; }
 done
 [ $n -gt 0 ] || skip "no cachegrind or callgrind samples"

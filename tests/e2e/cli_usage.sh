@@ -68,15 +68,15 @@ EOF2
 
 # A file that is not there is bad input: exit 1, "profhub: FILE: why".
 run_compare_err 1 "$PROFHUB" info "$tmp/none.out" <<EOF2
-profhub: $tmp/none.out: No such file or directory
+$tmp/none.out: No such file or directory
 EOF2
 run_compare_err 1 "$PROFHUB" info "$tmp" <<EOF2
-profhub: $tmp: is a directory
+$tmp: is a directory
 EOF2
 # Content profhub does not know: exit 1, one line naming the file.
 printf 'hello, world\n' >"$tmp/hello.txt"
 run_compare_err 1 "$PROFHUB" info "$tmp/hello.txt" <<EOF2
-$tmp/hello.txt: not a profile in any format profhub reads (-t FORMAT forces one)
+$tmp/hello.txt: not a profile in any format profhub reads (-F FORMAT forces one)
 EOF2
 # An empty file (callgrind's reader takes it, for its per-thread files).
 : >"$tmp/empty.out"
@@ -86,7 +86,7 @@ expect_status 1 "$PROFHUB" summary "$tmp/empty.out"
 # A corrupt gzip wrapper is caught before any reader sees the bytes.
 printf '\037\213\010\000garbage' >"$tmp/bad.gz"
 expect_status 1 "$PROFHUB" info "$tmp/bad.gz"
-grep -q "^profhub: $tmp/bad.gz: .*gzip" "$tmp/err" \
+grep -q "^$tmp/bad.gz: .*gzip" "$tmp/err" \
     || { fail "corrupt gzip: unexpected message"; show_output; }
 
 # cgview is profhub summary under another name.

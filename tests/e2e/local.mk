@@ -2,7 +2,8 @@
 E2E_TESTS =
 # The front end: usage and exit statuses, formats, convert's data safety.
 E2E_TESTS += tests/e2e/cli_usage.sh tests/e2e/cli_formats.sh \
-	tests/e2e/cli_convert.sh tests/e2e/cli_man.sh tests/e2e/cli_input.sh
+	tests/e2e/cli_convert.sh tests/e2e/cli_man.sh tests/e2e/cli_input.sh \
+	tests/e2e/cli_options.sh tests/e2e/completion.sh
 # The views beside a profile, against go tool pprof, gprof and summary.
 E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
 TESTS += $(E2E_TESTS)
@@ -59,3 +60,11 @@ EXTRA_DIST += tests/e2e/summary_json
 E2E_TESTS += tests/e2e/bad_proto.sh
 EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
 E2E_TESTS += tests/e2e/cli_collectors.sh
+# Third-party callgrind writers (issue 13 item 8): Xdebug, pyprof2calltree,
+# go tool pprof -callgrind and dprof2calltree samples against what their
+# source tools report.
+E2E_TESTS += tests/e2e/writer_xdebug.sh tests/e2e/writer_pyprof.sh \
+	tests/e2e/writer_gopprof.sh tests/e2e/writer_dprof.sh
+# diff of two differently named builds (issue 13 item 10), valgrind runs
+# made in the test, against cg_diff and go tool pprof -diff_base.
+E2E_TESTS += tests/e2e/diff_renamed.sh

@@ -41,7 +41,7 @@ P
 err_filter() { filter_paths; }
 printf 'derived:\n  Y: D1mr +\n' >"$tmp/bad.yaml"
 run_compare_err 2 "$PROFHUB" summary --config "$tmp/bad.yaml" "$CG" <<'E'
-profhub: TMP/bad.yaml:2:12: expected a name or number, got end of formula
+TMP/bad.yaml:2:12: expected a name or number, got end of formula
 E
 err_filter() { cat; }
 expect_status 2 "$PROFHUB" summary --config "$tmp/none.yaml" "$CG"

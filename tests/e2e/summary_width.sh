@@ -1,7 +1,8 @@
 #!/bin/sh
 # summary_width.sh -- every text view of `profhub summary` fits an
-# 80-column terminal (longest line <= 80 characters) on every sample, with
-# long C++ and glibc names and long paths, and exits 0.
+# 80-column terminal (longest line <= 80 characters, COLUMNS=80) on every
+# sample, with long C++ and glibc names and long paths, and exits 0; -w N
+# fits N columns; in a pipe without COLUMNS or -w nothing is cut.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=.}"
@@ -15,7 +16,7 @@ failed=0 checked=0
 check() { # LABEL profhub-summary-args...
     label=$1
     shift
-    "$PROFHUB" summary "$@" >"$tmp/out" 2>"$tmp/err"
+    COLUMNS=80 "$PROFHUB" summary "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ $rc != 0 ]; then
         echo "FAIL $label: exit status $rc"; head -3 "$tmp/err"
@@ -52,5 +53,20 @@ for d in "$S"/gmon/*/; do
     check "$n" --exe "$d/prog" "$d/gmon.out"
     check "$n --tree" --tree --exe "$d/prog" "$d/gmon.out"
 done
+# -w wins over COLUMNS; a pipe without either cuts nothing: the longest
+# function name of the C++ sample appears whole.
+f=$S/callgrind/shapes.default.out
+COLUMNS=80 "$PROFHUB" summary -w 120 -n 0 "$f" >"$tmp/out" 2>/dev/null
+max=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
+checked=$((checked + 1))
+[ "$max" -gt 80 ] && [ "$max" -le 120 ] ||
+    { echo "FAIL -w 120: longest line $max"; failed=$((failed + 1)); }
+long=$("$PROFHUB" summary -f csv -n 0 "$f" | python3 -c '
+import csv, sys
+print(max((r["name"] for r in csv.DictReader(sys.stdin)), key=len))')
+checked=$((checked + 1))
+(unset COLUMNS; "$PROFHUB" summary -n 0 "$f") >"$tmp/out" 2>/dev/null
+[ "${#long}" -gt 60 ] && grep -qF -- "$long" "$tmp/out" ||
+    { echo "FAIL pipe: \"$long\" was cut"; failed=$((failed + 1)); }
 echo "$checked reports checked, $failed failed"
 [ $checked -gt 0 ] && [ $failed = 0 ]

@@ -459,6 +459,54 @@ static void test_summary_warning(void)
     ph_input_close(in);
 }
 
+/* What KCachegrind's loader tolerates (libcore/cachegrindloader.cpp): text
+ * after the target of calls= (Xdebug 3's "calls=1 0 0"), costs with a
+ * fraction (read as their integer part), and, from a writer other than
+ * callgrind, a summary: larger than the data without totals:.  Each is
+ * read with one warning per kind, counted. */
+static void test_kcachegrind_tolerance(void)
+{
+    static const char text[] =
+        "creator: xdebug 3.2.0\n"
+        "events: Time Memory\n"
+        "fl=(1) a.php\nfn=(1) f\n2 10.75 3\n"
+        "fn=(2) main\n1 4 0\ncfl=(1)\ncfn=(1)\ncalls=1 0 0\n1 11 3\n"
+        "cfl=(1)\ncfn=(1)\ncalls=1 0 0\n1 0.5 0\n"
+        "summary: 100.25 7\n";
+    ph_input *in;
+    ph_profile *p = read_mem(text, sizeof text - 1, &in);
+    const int64_t *t;
+    uint64_t times = 0;
+    size_t i, nw;
+    int seen_extra = 0, seen_frac = 0;
+
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    t = ph_totals(p, PH_ALL_PARTS);
+    CU_ASSERT_EQUAL(t[0], 14);
+    CU_ASSERT_EQUAL(t[1], 3);
+    nw = ph_input_warning_count(in);
+    for (i = 0; i < nw; i++) {
+        const char *w = ph_input_warning(in, i, &times);
+        if (strstr(w, "after the target position")) {
+            seen_extra = 1;
+            CU_ASSERT_EQUAL(times, 2);
+        }
+        if (strstr(w, "integer part")) {
+            seen_frac = 1;
+            CU_ASSERT_EQUAL(times, 3);
+        }
+    }
+    CU_ASSERT(seen_extra);
+    CU_ASSERT(seen_frac);
+    ph_profile_free(p);
+    ph_input_close(in);
+
+    /* The same cut short in a file callgrind wrote is still an error. */
+    p = read_text("creator: callgrind-3.19.0\nevents: Ir\nfn=f\n1 5\n"
+                  "summary: 9\n");
+    CU_ASSERT_PTR_NULL(p);
+}
+
 static void test_sniff(void)
 {
     CU_ASSERT_EQUAL(ph_callgrind_sniff((const unsigned char *)example,
@@ -615,6 +663,7 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "corner cases", test_corner_cases);
     CU_add_test(s, "errors", test_errors);
     CU_add_test(s, "summary warning", test_summary_warning);
+    CU_add_test(s, "what KCachegrind tolerates", test_kcachegrind_tolerance);
     CU_add_test(s, "sniff", test_sniff);
     CU_add_test(s, "round trip, example", test_round_trip_example);
     CU_add_test(s, "round trip, samples", test_round_trip_samples);

@@ -174,7 +174,7 @@ static void test_load_errors(void)
 
     CU_ASSERT_PTR_NULL(ph_load_input(in, NULL, err, sizeof err));
     CU_ASSERT_STRING_EQUAL(err, "greeting.txt: not a profile in any format "
-                                "profhub reads (-t FORMAT forces one)");
+                                "profhub reads (-F FORMAT forces one)");
     CU_ASSERT_PTR_NULL(ph_load_input(in, "no-such-format", err, sizeof err));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown input format "
                                        "\"no-such-format\""));
