@@ -209,7 +209,8 @@ __attribute__((constructor)) static void rt_start(void)
     rt_write_proc((uint32_t)getppid());
     rt_write_maps();
     rt_writer_start();
-    rt_signal_install();
+    if ((rt.coll->flags & PH_COLL_TIMER) && rt_signal_install() != 0)
+        atomic_fetch_add(&rt.timer_failures, 1);
     install_fatal();
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     rt_thread_begin();
