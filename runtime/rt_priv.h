@@ -103,6 +103,7 @@ RT_HIDDEN int rt_signal_install(void);
 RT_HIDDEN void rt_block_sampling(sigset_t *old);
 RT_HIDDEN void rt_restore_mask(const sigset_t *old);
 RT_HIDDEN void rt_signal_drain(void);
+RT_HIDDEN int rt_real_sigmask(int how, const sigset_t *set, sigset_t *old);
 RT_HIDDEN int rt_signal_shadow_blocked(void);
 RT_HIDDEN void rt_signal_set_shadow_blocked(int blocked);
 

@@ -200,6 +200,12 @@ void rt_restore_mask(const sigset_t *old)
     real_pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
+int rt_real_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+    rt_signal_resolve();
+    return real_pthread_sigmask(how, set, old);
+}
+
 /* Throw away a timer signal of this thread still pending (before exec,
  * where it would meet the new image's default disposition and kill it). */
 void rt_signal_drain(void)
