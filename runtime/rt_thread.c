@@ -23,6 +23,7 @@
 
 #define ALTSTACK_SIZE (64 * 1024)
 #define RT_MAX_OVERRUN 64
+#define RT_BLOB_MAX_AGE (250u * 1000 * 1000)   /* ns */
 
 static rt_thread slots[RT_MAX_THREADS];
 static __thread rt_thread *self __attribute__((tls_model("initial-exec")));
@@ -91,6 +92,12 @@ void rt_append(const uint64_t *words, size_t n)
     atomic_store_explicit(&b->used, used + (uint32_t)n,
                           memory_order_release);
     rt.samples++;
+    /* Hand a blob over at an age too, not only when full: a process
+     * killed by SIGKILL loses only its last RT_BLOB_MAX_AGE or so. */
+    if (b->t1 - b->t0 >= RT_BLOB_MAX_AGE) {
+        rt_blob_ready(b);
+        t->cur = NULL;
+    }
 }
 
 void rt_sample(siginfo_t *si, void *uc)
