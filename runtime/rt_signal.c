@@ -289,6 +289,19 @@ sighandler_t sysv_signal(int sig, sighandler_t h)
     return set_handler(sig, h, SA_RESETHAND | SA_NODEFER);
 }
 
+/* What signal() is in a program built in strict ISO C mode. */
+sighandler_t __sysv_signal(int sig, sighandler_t h);
+__attribute__((visibility("default")))
+sighandler_t __sysv_signal(int sig, sighandler_t h)
+{
+    static sighandler_t (*real)(int, sighandler_t);
+
+    RESOLVE(real, "__sysv_signal");
+    if (!is_ours(sig))
+        return real(sig, h);
+    return set_handler(sig, h, SA_RESETHAND | SA_NODEFER);
+}
+
 /* ------------------------------------------------------------------ */
 /* Masks                                                               */
 

@@ -5,7 +5,8 @@
  *   handler    SIGPROF handler, no timer: prints its ticks (0)
  *   default    SIGPROF to SIG_IGN, then back to SIG_DFL: must survive
  *   every      a counting handler on every catchable signal from 1 to
- *              SIGRTMAX (SIGPROF included), all signals blocked, then
+ *              SIGRTMAX (SIGPROF included; odd ones with signal(), even
+ *              ones with sigaction()), all signals blocked, then
  *              each real-time signal sent once with sigqueue and taken
  *              with sigwaitinfo: prints what arrived, the mask and the
  *              dispositions it reads back, and its stray signals
@@ -93,8 +94,12 @@ static int every(void)
     int stray = 0;
 
     for (int s = 1; s <= SIGRTMAX && s < 65; s++)
-        if (s != SIGKILL && s != SIGSTOP && (s < 32 || s >= SIGRTMIN))
-            set(s, on_any);
+        if (s != SIGKILL && s != SIGSTOP && (s < 32 || s >= SIGRTMIN)) {
+            if (s % 2)
+                signal(s, on_any);
+            else
+                set(s, on_any);
+        }
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, NULL);
     spin(200000000);
