@@ -51,7 +51,7 @@ static void visit(void *ctx, const char *path, const ph_collector *c,
     char where[4200];
 
     if (!c) {
-        ph_cli_warning("%s: not loaded: %s", path, error);
+        ph_cli_warning("%s; skipped", error);   /* error names path */
         s->failures++;
         return;
     }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cgview/cli.h"
+#include "cgview/record_check.h"
 #include "runtime/expfmt.h"
 
 #ifdef PH_HAVE_COLLECTORS
@@ -358,6 +359,42 @@ static int run(const opts *o, const char *rtlib, const char *exp,
     return status;
 }
 
+/* One sampling interval in words, for messages. */
+static void describe_interval(param_ctx *pc, char *buf, size_t size)
+{
+    const char *rate = lookup_param(pc, "rate");
+    const char *th = lookup_param(pc, "threshold");
+    const char *ev = lookup_param(pc, "event");
+
+    if ((pc->c->flags & PH_COLL_TIMER) && rate && atof(rate) > 0)
+        snprintf(buf, size, "%.3g ms of CPU time at %s Hz",
+                 1000.0 / atof(rate), rate);
+    else if (th)
+        snprintf(buf, size, "%s %s events", th, ev ? ev : "counted");
+    else
+        snprintf(buf, size, "the collector's interval");
+}
+
+/* Before anything is created: the program must exist and load the
+ * runtime (a static binary never would).  0, or an exit status. */
+static int check_program(const opts *o)
+{
+    char path[4096];
+
+    if (ph_record_resolve(o->prog[0], path, sizeof path) != 0) {
+        ph_cli_error("record: %s: %s (nothing was run)", o->prog[0],
+                     strerror(errno));
+        return PH_EXIT_BAD;
+    }
+    if (ph_record_is_static(path)) {
+        ph_cli_error("record: %s is statically linked: the profhub runtime "
+                     "cannot be preloaded into it (nothing was run; link it "
+                     "dynamically to record it)", path);
+        return PH_EXIT_BAD;
+    }
+    return 0;
+}
+
 /* Exit as the program did: its status, or die of its signal. */
 static int finish(int status, int record_failed)
 {
@@ -381,7 +418,7 @@ static int finish(int status, int record_failed)
 int ph_cmd_record(int argc, char **argv)
 {
     opts o;
-    char file[4096], rtlib[4096], err[2048], tmp[4200];
+    char file[4096], rtlib[4096], err[2048], tmp[4200], interval[128];
     const ph_collector *c;
     const ph_format *writer = NULL;
     param_ctx pc;
@@ -413,6 +450,9 @@ int ph_cmd_record(int argc, char **argv)
         ph_cli_error("record: %s", err);
         return PH_EXIT_USAGE;
     }
+    rc = check_program(&o);
+    if (rc != 0)
+        return rc;
     out = o.out ? o.out : (out_alloc = default_out(&o));
     if (!is_native(out, o.to)) {
         if (o.to && ph_cli_check_format("record", o.to, 0) < 0)
@@ -435,7 +475,11 @@ int ph_cmd_record(int argc, char **argv)
     }
     close(fd);
     status = run(&o, rtlib, tmp, id, c, file, params);
-    if (writer) {
+    describe_interval(&pc, interval, sizeof interval);
+    if (ph_record_review(tmp, o.prog[0], interval) != 0) {
+        unlink(tmp);
+        failed = 1;
+    } else if (writer) {
         failed = convert(tmp, out, writer) != 0;
         unlink(tmp);
     } else if (rename(tmp, out) != 0) {

@@ -1,7 +1,10 @@
 /* loader.c -- finds and loads collector plugins and the runtime.  Search
  * order: $PROFHUB_PLUGIN_PATH, the build tree next to the executable
- * (so `make check` needs no installation), then PH_PKGLIBDIR.  Every
- * failure names the file and the reason, with dlerror() text. */
+ * (so `make check` needs no installation), then PH_PKGLIBDIR.  Only a
+ * regular ELF file defining ph_collector_entry is dlopened
+ * (plugin_file.c), and its descriptor is validated (validate.c) before
+ * anything reads it.  Every failure names the file and the reason, with
+ * dlerror() text. */
 #include "config.h"
 
 #include <dirent.h>
@@ -13,6 +16,7 @@
 #include <unistd.h>
 
 #include "collectors/loader.h"
+#include "collectors/validate.h"
 
 #ifndef PH_PKGLIBDIR
 #define PH_PKGLIBDIR "/usr/local/lib/profhub"
@@ -72,10 +76,14 @@ void ph_collector_path(char *buf, size_t size)
 const ph_collector *ph_collector_load_file(const char *path, char *err,
                                            size_t errsize)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     ph_collector_entry_fn entry;
     const ph_collector *c;
+    char why[512];
+    void *h;
 
+    if (ph_plugin_file_check(path, err, errsize) != 0)
+        return NULL;
+    h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
 
@@ -92,20 +100,9 @@ const ph_collector *ph_collector_load_file(const char *path, char *err,
         return NULL;
     }
     c = entry();
-    if (!c) {
-        snprintf(err, errsize, "%s: %s returned no descriptor", path,
-                 PH_COLLECTOR_ENTRY);
-        dlclose(h);
-        return NULL;
-    }
-    if (c->abi != PH_COLLECTOR_ABI) {
-        snprintf(err, errsize, "%s: collector ABI %u, this profhub needs %u",
-                 path, c->abi, (unsigned)PH_COLLECTOR_ABI);
-        dlclose(h);
-        return NULL;
-    }
-    if (!c->name || !c->description) {
-        snprintf(err, errsize, "%s: descriptor without a name", path);
+    if (ph_collector_validate(*(void **)&entry, c, why, sizeof why) != 0) {
+        snprintf(err, errsize, "%s: bad collector descriptor: %s", path,
+                 why);
         dlclose(h);
         return NULL;
     }
@@ -127,7 +124,7 @@ const ph_collector *ph_collector_find(const char *name, char *path,
 
         snprintf(path, pathsize, "%s/%s.so", dir, name);
         if (!exists(path))
-            continue;
+            continue;   /* anything else that exists is tried, and refused */
         c = ph_collector_load_file(path, e, sizeof e);
         if (c && strcmp(c->name, name) == 0)
             return c;

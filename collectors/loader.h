@@ -19,8 +19,14 @@ const ph_collector *ph_collector_builtin_find(const char *name);
  * running executable (when it exists), then PH_PKGLIBDIR. */
 void ph_collector_path(char *buf, size_t size);
 
-/* Load one plugin file: dlopen(RTLD_NOW | RTLD_LOCAL), look up
- * ph_collector_entry, check the ABI.  NULL with the reason in err (the
+/* 0 when path is a regular ELF shared object whose dynamic symbol table
+ * defines ph_collector_entry (read with libelf, nothing is run); else -1
+ * with err naming path and the reason. */
+int ph_plugin_file_check(const char *path, char *err, size_t errsize);
+
+/* Load one plugin file: ph_plugin_file_check, then dlopen(RTLD_NOW |
+ * RTLD_LOCAL), look up ph_collector_entry, validate the descriptor
+ * (collectors/validate.h).  NULL with the reason in err (the
  * dlerror() text where there is one); the handle stays open on success. */
 const ph_collector *ph_collector_load_file(const char *path, char *err,
                                            size_t errsize);

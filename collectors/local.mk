@@ -26,9 +26,10 @@ collectors_hwc_la_LIBADD = $(PAPI_LIBS) -lpthread
 
 noinst_LTLIBRARIES += libphcoll.la
 libphcoll_la_SOURCES = collectors/loader.c collectors/loader.h \
+	collectors/plugin_file.c collectors/validate.c collectors/validate.h \
 	collectors/builtin.c collectors/pcsamp.c collectors/usertime.c \
 	collectors/hwc.c
 libphcoll_la_CPPFLAGS = $(AM_CPPFLAGS) -DPH_COLLECTOR_BUILTIN
 libphcoll_la_CFLAGS = $(AM_CFLAGS)
-libphcoll_la_LIBADD = $(DL_LIBS)
+libphcoll_la_LIBADD = $(DL_LIBS) $(LIBELF_LIBS)
 profhub_LDADD += libphcoll.la

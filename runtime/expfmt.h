@@ -11,7 +11,7 @@
 #define PH_EXP_MAGIC "PROFHUBX"
 #define PH_EXP_MAGIC_LEN 8
 #define PH_EXP_VERSION 1
-#define PH_EXP_MINOR 0
+#define PH_EXP_MINOR 1
 #define PH_EXP_HEADER_FIXED 24
 #define PH_EXP_HEADER_MAX 65536
 #define PH_EXP_EXT "phx"
@@ -41,6 +41,7 @@ enum {
     PH_END_SIGNAL = 4,   /* status = signal number */
 };
 
+/* PROC flag bit 0 (process-wide ITIMER_PROF) is no longer written. */
 enum { PH_PROC_ITIMER = 1u << 0 };
 
 /* Record encodings (= PH_REC_PC / PH_REC_STACK of collectors/collector.h). */

@@ -268,9 +268,9 @@ int rt_writer_start(void)
     /* The writer inherits a full signal mask: it is never sampled and
      * never takes the program's signals. */
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    rt_real_sigmask(SIG_SETMASK, &all, &old);
     rc = rt_real_pthread_create(&writer, NULL, writer_main, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    rt_real_sigmask(SIG_SETMASK, &old, NULL);
     writer_running = rc == 0;
     return rc == 0 ? 0 : -1;
 }

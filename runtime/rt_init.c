@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "collectors/validate.h"
 #include "runtime/rt_priv.h"
 
 rt_state rt = { .fd = -1 };
@@ -128,9 +129,13 @@ static int load_collector(void)
 {
     const char *file = getenv("PROFHUB_COLLECTOR_FILE");
     ph_collector_entry_fn entry;
+    const ph_collector *c;
+    struct stat st;
+    char why[256];
     void *h;
 
-    if (!file || !*file)
+    /* profhub checked this file before the run; it may have changed. */
+    if (!file || !*file || stat(file, &st) != 0 || !S_ISREG(st.st_mode))
         return -1;
     h = dlopen(file, RTLD_NOW | RTLD_LOCAL);
     if (!h)
@@ -138,9 +143,10 @@ static int load_collector(void)
     *(void **)&entry = dlsym(h, PH_COLLECTOR_ENTRY);
     if (!entry)
         return -1;
-    rt.coll = entry();
-    if (!rt.coll || rt.coll->abi != PH_COLLECTOR_ABI)
+    c = entry();
+    if (ph_collector_validate(*(void **)&entry, c, why, sizeof why) != 0)
         return -1;
+    rt.coll = c;
     return 0;
 }
 
@@ -209,7 +215,8 @@ __attribute__((constructor)) static void rt_start(void)
     rt_write_proc((uint32_t)getppid());
     rt_write_maps();
     rt_writer_start();
-    rt_signal_install();
+    if ((rt.coll->flags & PH_COLL_TIMER) && rt_signal_install() != 0)
+        atomic_fetch_add(&rt.timer_failures, 1);
     install_fatal();
     pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     rt_thread_begin();

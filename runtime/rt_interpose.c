@@ -42,6 +42,7 @@ void rt_interpose_init(void)
     RESOLVE(real__exit, "_exit");
     RESOLVE(real__Exit, "_Exit");
     RESOLVE(real_dlopen, "dlopen");
+    rt_signal_resolve();
     pthread_key_create(&thread_key, on_thread_exit);
 }
 
@@ -51,6 +52,7 @@ void rt_interpose_init(void)
 struct start_arg {
     void *(*fn)(void *);
     void *arg;
+    int blocked;          /* the creator's view of our signal's mask bit */
 };
 
 static void *thread_trampoline(void *p)
@@ -58,6 +60,7 @@ static void *thread_trampoline(void *p)
     struct start_arg a = *(struct start_arg *)p;
 
     free(p);
+    rt_signal_set_shadow_blocked(a.blocked);
     rt_thread_begin();
     pthread_setspecific(thread_key, (void *)1);
     return a.fn(a.arg);
@@ -79,6 +82,7 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr,
         return rt_real_pthread_create(th, attr, fn, arg);
     a->fn = fn;
     a->arg = arg;
+    a->blocked = rt_signal_shadow_blocked();
     rc = rt_real_pthread_create(th, attr, thread_trampoline, a);
     if (rc != 0)
         free(a);
@@ -149,12 +153,16 @@ static int do_exec(const char *path, char *const argv[], char *const envp[],
     int mine = rt.active && (uint32_t)getpid() == rt.pid;
     int rc;
 
-    if (mine)
+    if (mine) {
         rt_stop_all(PH_END_EXEC, 0, 0);
+        rt_thread_disarm();
+    }
     rc = search ? real_execvpe(path, argv, use) : real_execve(path, argv, use);
     /* still here: exec failed, keep recording */
-    if (mine)
+    if (mine) {
         rt_resume();
+        rt_thread_rearm();
+    }
     free(env);   /* the strings added are leaked: exec failed, rare */
     return rc;
 }

@@ -85,7 +85,7 @@ void rt_write_proc(uint32_t ppid)
     ph_put64(buf + 16, rt_now());
     ph_put64(buf + 24, rt.interval);
     ph_put32(buf + 32, rt.coll ? rt.coll->encoding : 0);
-    ph_put32(buf + 36, rt.use_itimer ? PH_PROC_ITIMER : 0);
+    ph_put32(buf + 36, 0);
     n = PH_PROC_FIXED;
     n += put_str(buf + n, cname, strlen(cname));
     n += put_str(buf + n, exe, (size_t)elen);
@@ -193,6 +193,7 @@ void rt_write_end(uint32_t reason, int32_t status)
     ph_put32(buf + 8, rt.pid);
     ph_put32(buf + 12, reason);
     ph_put32(buf + 16, (uint32_t)status);
+    ph_put32(buf + 20, atomic_load(&rt.timer_failures));
     ph_put64(buf + 24, rt_now());
     ph_put64(buf + 32, rt.samples);
     rt_chunk_write(PH_CHUNK_END, buf, sizeof buf);

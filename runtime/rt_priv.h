@@ -63,11 +63,16 @@ typedef struct rt_state {
     const ph_collector *coll;
     ph_rt_api api;
     _Atomic int stopping;           /* handlers return at once */
-    int use_itimer;                 /* per-thread timers unavailable */
+    _Atomic uint32_t timer_failures; /* threads left without a timer */
     uint64_t samples;
 } rt_state;
 
 RT_HIDDEN extern rt_state rt;
+
+/* The sampling signal (rt_signal.c) and the value our timers put in
+ * si_value, which tells their signals from any other of that number. */
+#define PH_RT_SIGNAL (SIGRTMAX - 3)
+#define RT_TIMER_COOKIE ((void *)(uintptr_t)0x7068726563746d72u)
 
 /* Interposed functions, resolved once at init (rt_interpose.c). */
 RT_HIDDEN void rt_interpose_init(void);
@@ -88,9 +93,19 @@ RT_HIDDEN void rt_threads_forget_others(void);  /* forked child */
 RT_HIDDEN void rt_threads_quiesce(void);  /* wait for running handlers */
 RT_HIDDEN void rt_threads_release_blobs(void);  /* exit, exec */
 RT_HIDDEN void rt_append(const uint64_t *words, size_t n);
+RT_HIDDEN void rt_sample(siginfo_t *si, void *uc);  /* signal path */
+RT_HIDDEN void rt_thread_disarm(void);    /* before exec */
+RT_HIDDEN void rt_thread_rearm(void);     /* exec failed */
+
+/* The sampling signal, hidden from the program (rt_signal.c). */
+RT_HIDDEN void rt_signal_resolve(void);
 RT_HIDDEN int rt_signal_install(void);
 RT_HIDDEN void rt_block_sampling(sigset_t *old);
 RT_HIDDEN void rt_restore_mask(const sigset_t *old);
+RT_HIDDEN void rt_signal_drain(void);
+RT_HIDDEN int rt_real_sigmask(int how, const sigset_t *set, sigset_t *old);
+RT_HIDDEN int rt_signal_shadow_blocked(void);
+RT_HIDDEN void rt_signal_set_shadow_blocked(int blocked);
 
 /* Blobs and chunks (rt_blob.c). */
 RT_HIDDEN int rt_blob_init(void);

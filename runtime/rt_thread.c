@@ -1,18 +1,18 @@
 /* rt_thread.c -- per-thread sampling: thread slots, CPU-time timers, the
- * SIGPROF handler and the append path into the thread's blob.
- * Runs inside the target.  on_sample and rt_append are signal paths: no
+ * sample taken in the signal handler and the append path into the
+ * thread's blob.
+ * Runs inside the target.  rt_sample and rt_append are signal paths: no
  * malloc, no stdio, no locks (atomics and preallocated memory only).
  * Each thread gets a timer_create(CLOCK_THREAD_CPUTIME_ID) timer aimed at
- * it with SIGEV_THREAD_ID; if the kernel refuses, one process-wide
- * setitimer(ITIMER_PROF) is used instead (samples then land on whichever
- * thread is running, as Open|SpeedShop does). */
+ * it with SIGEV_THREAD_ID on our own real-time signal (rt_signal.c).
+ * Never SIGPROF or ITIMER_PROF: those belong to the program.  A thread
+ * whose timer the kernel refuses is not sampled, and counted
+ * (rt.timer_failures) so that profhub can say so. */
 #include "config.h"
 
-#include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include "runtime/rt_priv.h"
@@ -23,6 +23,7 @@
 
 #define ALTSTACK_SIZE (64 * 1024)
 #define RT_MAX_OVERRUN 64
+#define RT_BLOB_MAX_AGE (250u * 1000 * 1000)   /* ns */
 
 static rt_thread slots[RT_MAX_THREADS];
 static __thread rt_thread *self __attribute__((tls_model("initial-exec")));
@@ -91,19 +92,23 @@ void rt_append(const uint64_t *words, size_t n)
     atomic_store_explicit(&b->used, used + (uint32_t)n,
                           memory_order_release);
     rt.samples++;
+    /* Hand a blob over at an age too, not only when full: a process
+     * killed by SIGKILL loses only its last RT_BLOB_MAX_AGE or so. */
+    if (b->t1 - b->t0 >= RT_BLOB_MAX_AGE) {
+        rt_blob_ready(b);
+        t->cur = NULL;
+    }
 }
 
-static void on_sample(int sig, siginfo_t *si, void *uc)
+void rt_sample(siginfo_t *si, void *uc)
 {
-    int saved = errno;
     rt_thread *t = self;
     uint64_t w[PH_REC_MAX_WORDS];
     size_t n;
 
-    (void)sig;
     if (!t || t->busy || atomic_load_explicit(&rt.stopping,
                                               memory_order_relaxed))
-        goto out;
+        return;
     atomic_store_explicit(&t->in_handler, 1, memory_order_relaxed);
     if (rt.coll->encoding == PH_REC_STACK) {
         /* The thread did not run since its last sample (less than half an
@@ -116,7 +121,7 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
 
             rt_append(&zero, 1);
             atomic_store_explicit(&t->in_handler, 0, memory_order_release);
-            goto out;
+            return;
         }
         t->last_cpu = cpu;
     }
@@ -137,33 +142,6 @@ static void on_sample(int sig, siginfo_t *si, void *uc)
                       1);
     }
     atomic_store_explicit(&t->in_handler, 0, memory_order_release);
-out:
-    errno = saved;
-}
-
-int rt_signal_install(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sample;
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    return sigaction(SIGPROF, &sa, NULL);
-}
-
-void rt_block_sampling(sigset_t *old)
-{
-    sigset_t s;
-
-    sigemptyset(&s);
-    sigaddset(&s, SIGPROF);
-    pthread_sigmask(SIG_BLOCK, &s, old);
-}
-
-void rt_restore_mask(const sigset_t *old)
-{
-    pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -188,34 +166,46 @@ static void arm_timer(rt_thread *t)
 
     if (!(rt.coll->flags & PH_COLL_TIMER) || ns == 0)
         return;
-    if (!rt.use_itimer) {
-        memset(&sev, 0, sizeof sev);
-        sev.sigev_notify = SIGEV_THREAD_ID;
-        sev.sigev_signo = SIGPROF;
-        sev.sigev_notify_thread_id = (pid_t)t->tid;
-        if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0) {
-            its.it_interval.tv_sec = (time_t)(ns / 1000000000u);
-            its.it_interval.tv_nsec = (long)(ns % 1000000000u);
-            its.it_value = its.it_interval;
-            if (timer_settime(t->timer, 0, &its, NULL) == 0) {
-                t->has_timer = 1;
-                return;
-            }
-            timer_delete(t->timer);
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = PH_RT_SIGNAL;
+    sev.sigev_value.sival_ptr = RT_TIMER_COOKIE;
+    sev.sigev_notify_thread_id = (pid_t)t->tid;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) == 0) {
+        its.it_interval.tv_sec = (time_t)(ns / 1000000000u);
+        its.it_interval.tv_nsec = (long)(ns % 1000000000u);
+        its.it_value = its.it_interval;
+        if (timer_settime(t->timer, 0, &its, NULL) == 0) {
+            t->has_timer = 1;
+            return;
         }
-        rt.use_itimer = 1;
+        timer_delete(t->timer);
     }
-    {
-        /* one process-wide timer; arming it again is harmless */
-        struct itimerval iv;
+    atomic_fetch_add(&rt.timer_failures, 1);
+}
 
-        iv.it_interval.tv_sec = (time_t)(ns / 1000000000u);
-        iv.it_interval.tv_usec = (suseconds_t)(ns % 1000000000u / 1000);
-        if (iv.it_interval.tv_sec == 0 && iv.it_interval.tv_usec == 0)
-            iv.it_interval.tv_usec = 1;
-        iv.it_value = iv.it_interval;
-        setitimer(ITIMER_PROF, &iv, NULL);
-    }
+/* Before exec: this thread's timer goes, and a signal of it still pending
+ * with it (the new image would meet it with the default disposition). */
+void rt_thread_disarm(void)
+{
+    rt_thread *t = self;
+    sigset_t old;
+
+    if (!t || !t->has_timer)
+        return;
+    rt_block_sampling(&old);
+    timer_delete(t->timer);
+    t->has_timer = 0;
+    rt_signal_drain();
+    rt_restore_mask(&old);
+}
+
+void rt_thread_rearm(void)
+{
+    rt_thread *t = self;
+
+    if (t && !t->has_timer)
+        arm_timer(t);
 }
 
 static void set_altstack(rt_thread *t)

@@ -32,8 +32,12 @@ EXTRA_DIST += tests/e2e/gprof2tsv tests/e2e/gmon2bsd tests/bad/gmon
 E2E_TESTS += tests/e2e/record_pcsamp.sh tests/e2e/record_usertime.sh \
 	tests/e2e/record_threads.sh tests/e2e/record_fork.sh \
 	tests/e2e/record_exec.sh tests/e2e/record_crash.sh \
-	tests/e2e/record_hwc.sh tests/e2e/record_inline.sh
+	tests/e2e/record_hwc.sh tests/e2e/record_inline.sh \
+	tests/e2e/record_signals.sh tests/e2e/record_plugins.sh \
+	tests/e2e/record_missed.sh
 EXTRA_DIST += tests/e2e/record_lib.sh tests/e2e/src/rec_threads.c \
+	tests/e2e/src/rec_sigprof.c tests/e2e/src/bad_plugin.c \
+	tests/e2e/src/rec_short.c \
 	tests/e2e/src/rec_fork.c tests/e2e/src/rec_exec.c tests/e2e/src/rec_segv.c \
 	tests/e2e/src/rec_inline.cpp
 # diff and merge (issue 5) against cg_diff, go tool pprof -diff_base,
