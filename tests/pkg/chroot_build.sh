@@ -12,7 +12,7 @@
 #   PH_CHROOT_BUILD=yes make check TESTS=tests/pkg/chroot_build.sh
 # PH_CHROOT_MIRROR (default http://deb.debian.org/debian) and
 # PH_CHROOT_BASE (a folder to keep the debootstrapped base in between
-# runs) are optional.  The .deb files are left in $PH_CHROOT_OUT if set.
+# runs) and PH_CHROOT_TARBALL (a make dist tarball to build) are optional.  The .deb files are left in $PH_CHROOT_OUT if set.
 . "$top_srcdir/tests/e2e/lib.sh"
 
 [ "${PH_CHROOT_BUILD:-}" = yes ] || skip "set PH_CHROOT_BUILD=yes to build in a Debian 12 chroot"
@@ -28,8 +28,8 @@ cleanup_chroots() {
 }
 trap cleanup_chroots EXIT
 
-# in ROOT CMD...: run CMD as root inside the chroot ROOT, /proc mounted.
-in() {
+# inside ROOT CMD...: run CMD as root inside the chroot ROOT, /proc mounted.
+inside() {
     r=$1; shift
     if ! mountpoint -q "$r/proc"; then
         mount -t proc proc "$r/proc" && mounted="$r/proc $mounted"
@@ -44,25 +44,30 @@ if [ ! -x "$base/usr/bin/apt-get" ]; then
         { tail -20 "$tmp/debootstrap.log"; echo "ERROR: debootstrap failed"; exit 99; }
 fi
 
-# The source: the tarball of make dist, as `make deb` uses it.
-(unset MAKEFLAGS MFLAGS; make -s -C "$top_builddir" dist-gzip) >"$tmp/dist.log" 2>&1 ||
-    { cat "$tmp/dist.log"; echo "ERROR: make dist failed"; exit 99; }
-tarball=$(ls -t "$top_builddir"/profhub-*.tar.gz | head -1)
+# The source: the tarball of make dist, as `make deb` uses it (or the
+# one PH_CHROOT_TARBALL names).
+if [ -n "${PH_CHROOT_TARBALL:-}" ]; then
+    tarball=$PH_CHROOT_TARBALL
+else
+    (unset MAKEFLAGS MFLAGS; make -s -C "$top_builddir" dist-gzip) >"$tmp/dist.log" 2>&1 ||
+        { cat "$tmp/dist.log"; echo "ERROR: make dist failed"; exit 99; }
+    tarball=$(ls -t "$top_builddir"/profhub-*.tar.gz | head -1)
+fi
 src=$(basename "$tarball" .tar.gz)
 
 # --- build chroot: base + Build-Depends only -------------------------
 build=$tmp/build
 cp -a "$base" "$build"
-in "$build" useradd -m builder
+inside "$build" useradd -m builder
 tar -C "$build/home/builder" -xzf "$tarball"
-in "$build" chown -R builder: /home/builder
-in "$build" apt-get update -qq
+inside "$build" chown -R builder: /home/builder
+inside "$build" apt-get update -qq
 echo "installing the Build-Depends"
-in "$build" apt-get build-dep -y -qq --no-install-recommends \
+inside "$build" apt-get build-dep -y -qq --no-install-recommends \
     "/home/builder/$src" >"$tmp/builddep.log" 2>&1 ||
     { tail -20 "$tmp/builddep.log"; fail "apt-get build-dep failed"; finish; }
 echo "dpkg-buildpackage -us -uc -b (with make check)"
-in "$build" chroot --userspec=builder:builder / env HOME=/home/builder \
+inside "$build" chroot --userspec=builder:builder / env HOME=/home/builder \
     sh -c "cd /home/builder/$src && dpkg-buildpackage -us -uc -b" \
     >"$tmp/build.log" 2>&1
 rc=$?
@@ -84,22 +89,22 @@ run=$tmp/run
 cp -a "$base" "$run"
 mkdir "$run/debs"
 cp $debs "$run/debs"
-in "$run" apt-get update -qq
+inside "$run" apt-get update -qq
 echo "installing the packages in a fresh chroot"
-in "$run" sh -c 'apt-get install -y -qq --no-install-recommends /debs/*.deb pkg-config python3' \
+inside "$run" sh -c 'apt-get install -y -qq --no-install-recommends /debs/*.deb pkg-config python3' \
     >"$tmp/install.log" 2>&1 ||
     { tail -20 "$tmp/install.log"; fail "installing the packages failed"; finish; }
 tar -C "$run" -xzf "$tarball"
 s=/$src/samples/callgrind/chain.default.out
 
-testrun in "$run" profhub summary --top 5 "$s"
+testrun inside "$run" profhub summary --top 5 "$s"
 [ "$status" = 0 ] && grep -q hot_loop "$tmp/out" || { fail "profhub summary"; show_output; }
-testrun in "$run" cgview --top 5 "$s"
+testrun inside "$run" cgview --top 5 "$s"
 [ "$status" = 0 ] && grep -q hot_loop "$tmp/out" || { fail "cgview"; show_output; }
-testrun in "$run" sh -c "cd /tmp && gcc -g -O1 -o chain /$src/samples/src/chain.c &&
+testrun inside "$run" sh -c "cd /tmp && gcc -g -O1 -o chain /$src/samples/src/chain.c &&
     profhub record -c pcsamp -p rate=1000 -o chain.phx -- ./chain 200 && profhub summary --top 5 chain.phx"
 [ "$status" = 0 ] && grep -q hot_loop "$tmp/out" || { fail "profhub record"; show_output; }
-testrun in "$run" env top_srcdir=/$src top_builddir=/tmp PROFHUB=/usr/bin/profhub \
+testrun inside "$run" env top_srcdir=/$src top_builddir=/tmp PROFHUB=/usr/bin/profhub \
     sh "/$src/tests/pkg/example.sh" --installed
 [ "$status" = 0 ] || { fail "example against the installed libprofhub-dev"; show_output; }
 cat "$tmp/out"
