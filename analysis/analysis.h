@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir/io.h"
-#include "ir/ir.h"
+#include "io.h"   /* installed beside it: no ir/ prefix */
+#include "ir.h"
 
 #ifdef __cplusplus
 extern "C" {

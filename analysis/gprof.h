@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ir/ir.h"
+#include "ir.h"   /* installed beside it: no ir/ prefix */
 
 #ifdef __cplusplus
 extern "C" {

@@ -33,6 +33,9 @@ int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
 int ph_cmd_diff(int argc, char **argv);        /* cgview/diff.c */
 int ph_cmd_merge(int argc, char **argv);       /* cgview/merge.c */
 
+/* profhub --version: release and written formats' versions (version.c). */
+void ph_cli_print_version(FILE *f);
+
 /* Program name for messages: "profhub" or "cgview" (set by main). */
 extern const char *ph_cli_prog;
 

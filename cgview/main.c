@@ -96,7 +96,7 @@ int main(int argc, char **argv)
         return finish(PH_EXIT_OK);
     }
     if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
-        printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+        ph_cli_print_version(stdout);
         return finish(PH_EXIT_OK);
     }
     if (strcmp(name, "help") == 0) {

@@ -17,6 +17,11 @@
  *           sampled call stacks carry this.
  * A profile may hold both.  Aggregates (self, inclusive, totals) are computed
  * on first request and cached; adding data afterwards drops the caches.
+ *
+ * What is stable, once for every installed header (ir.h, io.h, format.h,
+ * analysis.h, gprof.h): each PH_API declaration and the types, fields and
+ * constants it uses, under libprofhub.so.0; LIBRARY.md says which changes
+ * bump the soname.  Nothing else the library holds is an interface.
  */
 #ifndef PH_IR_H
 #define PH_IR_H

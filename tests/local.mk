@@ -3,3 +3,4 @@ include tests/unit/local.mk
 include tests/e2e/local.mk
 include tests/fuzz/local.mk
 include tests/bench/local.mk
+include tests/pkg/local.mk

@@ -18,11 +18,16 @@ profhub: unknown option '--frobnicate'
 Try 'profhub --help' for more information.
 EOF2
 
-# --version prints the package version.
+# --version prints the package version and the written formats' versions
+# (tests/pkg/version.sh checks those against the writers).
 version=$(sed -n 's/^AC_INIT(\[profhub\], \[\([^]]*\)\].*/\1/p' \
     "$top_srcdir/configure.ac")
 run_compare "$PROFHUB" --version <<EOF2
 profhub $version
+Formats written:
+  callgrind  format version 1
+  pprof      profile.proto (perftools.profiles, proto3), gzipped
+  drcctprof  drcctprof.profile schema of DrCCTProf 7ccd5081 (2021-03-24)
 EOF2
 
 # Every command in --help answers --help with its usage on stdout.
