@@ -120,11 +120,11 @@ static void flat_edges(ph_profile *p, const ph_event *ev, graph *g)
 static double option_pct(ph_output *out, const char *key, double dflt)
 {
     const char *s = ph_output_option(out, key);
-    char *end;
+    double v;
     if (!s)
         return dflt;
-    double v = strtod(s, &end);
-    return end != s && v >= 0 ? v : dflt;
+    size_t len = strlen(s);
+    return ph_parse_decimal(s, len, &v) == len && v >= 0 ? v : dflt;
 }
 
 /* gprof2dot-like temperature: hue from blue (cold) to red (hot). */
