@@ -55,7 +55,7 @@ static int cmp_dedge(const void *a, const void *b)
 static void merge_edges(graph *g)
 {
     size_t m = 0;
-    qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
+    ph_qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
     for (size_t i = 0; i < g->n; i++) {
         if (m && g->e[m - 1].from == g->e[i].from &&
             g->e[m - 1].to == g->e[i].to) {

@@ -120,7 +120,7 @@ static sibling *find_siblings(const char *path, size_t *n)
     closedir(d);
     free(dir);
     if (*n > 1)
-        qsort(v, *n, sizeof *v, compare_siblings);
+        ph_qsort(v, *n, sizeof *v, compare_siblings);
     return v;
 }
 

@@ -1,5 +1,5 @@
-/* alloc.c -- malloc that never returns NULL (ph_oom on failure), the
- * growable pointer vector and the open-addressing table used across ir/.
+/* alloc.c -- malloc that never returns NULL (ph_oom on failure), a qsort
+ * safe on empty arrays, the growable pointer vector and the open-addressing table used across ir/.
  */
 #include "config.h"
 
@@ -41,6 +41,13 @@ void *ph_xrealloc(void *p, size_t n)
     if (!q)
         ph_oom();
     return q;
+}
+
+void ph_qsort(void *base, size_t n, size_t size,
+              int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
 }
 
 /* ------------------------------------------------------------------ */

@@ -51,6 +51,11 @@ PH_API void *ph_xmalloc(size_t n);
 PH_API void *ph_xcalloc(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
 
+/* qsort that accepts an empty or NULL array: qsort(NULL, 0, ...) is
+ * undefined (its pointer is declared nonnull) and aborts under UBSan. */
+PH_API void ph_qsort(void *base, size_t n, size_t size,
+                     int (*cmp)(const void *, const void *));
+
 /* ------------------------------------------------------------------ */
 /* Profile                                                            */
 
