@@ -115,8 +115,8 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
         const char *unit = ph_stacks_unit(p, evs[e], &factor, &exact);
         memset(sum, 0, (st.nnodes + 1) * sizeof *sum);
         for (size_t i = 0; i < st.nsamples; i++)
-            sum[st.samples[i].node] += ph_stacks_value(p, evs[e],
-                                                       st.samples[i].cost);
+            sum[st.samples[i].node] = ph_cost_add(sum[st.samples[i].node],
+                ph_stacks_value(p, evs[e], st.samples[i].cost));
         for (size_t i = 0; i < st.nnodes; i++)
             sum[i] = ph_stacks_scale(sum[i], factor, &overflow);
         ph_output_puts(out, e ? ",\n    {\"type\": \"sampled\", \"name\": "
@@ -140,7 +140,7 @@ int ph_speedscope_write(ph_profile *p, ph_output *out, char *err,
                 ph_output_printf(out, depth ? "%u," : "%u",
                                  frame_of[path[depth]]);
             ph_output_puts(out, "]");
-            total += sum[i];
+            total = ph_cost_add(total, sum[i]);
         }
         ph_output_puts(out, "],\n     \"weights\": [");
         first = 1;

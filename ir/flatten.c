@@ -78,7 +78,7 @@ static void flatten_part(ph_profile *p, ph_part *part, size_t w)
             continue;
         for (k = 0; k < m; k++)
             sub[(s->node->id - 1) * w + k] =
-                ph_add_wrap(sub[(s->node->id - 1) * w + k], s->cost[k]);
+                ph_add_sat(sub[(s->node->id - 1) * w + k], s->cost[k]);
         cnt[s->node->id - 1]++;
         any = 1;
     }
@@ -92,7 +92,7 @@ static void flatten_part(ph_profile *p, ph_part *part, size_t w)
         up = c->parent->id - 1;
         cnt[up] += cnt[i];
         for (k = 0; k < w; k++)
-            sub[up * w + k] = ph_add_wrap(sub[up * w + k], sub[i * w + k]);
+            sub[up * w + k] = ph_add_sat(sub[up * w + k], sub[i * w + k]);
     }
     ph_htab_init(&t, 64);
     n = p->root_first;
@@ -104,7 +104,7 @@ static void flatten_part(ph_profile *p, ph_part *part, size_t w)
             if (on[n->func->id - 1] == 0) {
                 size_t k;
                 for (k = 0; k < w; k++)
-                    e->incl[k] = ph_add_wrap(e->incl[k],
+                    e->incl[k] = ph_add_sat(e->incl[k],
                                              sub[(n->id - 1) * w + k]);
             }
         }
