@@ -13,11 +13,10 @@ $cc -shared -fPIC -o "$tmp/inject.so" "$top_srcdir/tests/inject/inject.c" \
     -ldl 2>"$tmp/cc.err" || skip "cannot build the injector: $(head -1 "$tmp/cc.err")"
 
 fns=${INJECT_FNS:-write fsync rename open malloc}
-# A sanitizer build has its own malloc and wants its runtime first.
+# A sanitizer build intercepts these calls itself: the shim never sees
+# them (measured: 0 calls), so there is nothing to test there.
 if ldd "$PROFHUB" 2>/dev/null | grep -q libasan; then
-    ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
-    export ASAN_OPTIONS
-    fns="write fsync rename open"
+    skip "profhub is built with sanitizers, which take the calls first"
 fi
 
 a=$SAMPLES/callgrind/chain.default.out
@@ -41,6 +40,9 @@ for cmd in convert merge diff; do
             LD_PRELOAD=$tmp/inject.so run_cmd $cmd >/dev/null 2>&1 ||
             fail "$cmd with the injector and no failure"
         total=$(cat "$tmp/count")
+        case $fn in fsync) ;; *)
+            [ "$total" -gt 0 ] || fail "$cmd: the injector saw no $fn call" ;;
+        esac
         # Every N; malloc (hundreds of calls) every STEP-th unless
         # INJECT_EVERY=1, to keep make check short on a small machine.
         step=1
