@@ -33,14 +33,14 @@ size_t ph_scc(size_t n, const size_t *first, const uint32_t *to,
 static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        a[i] += b[i];
+        a[i] = ph_cost_add(a[i], b[i]);
 }
 
 /* The same for a call's inclusive vector, which may be shorter. */
 static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        a[i] += ph_call_incl(c, i);
+        a[i] = ph_cost_add(a[i], ph_call_incl(c, i));
 }
 
 #endif /* PH_ANALYSIS_PRIV_H */

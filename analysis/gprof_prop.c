@@ -90,7 +90,7 @@ static rawarc *collect_arcs(const ph_profile *p, int part, size_t *n_out)
             continue;
         r[n++] = (rawarc){c->caller->id - 1, c->callee->id - 1, c->count, i};
     }
-    qsort(r, n, sizeof *r, cmp_raw);
+    ph_qsort(r, n, sizeof *r, cmp_raw);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m > 0 && r[m - 1].from == r[i].from && r[m - 1].to == r[i].to)

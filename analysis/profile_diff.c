@@ -366,7 +366,7 @@ void ph_diff_sort(ph_diff *d, size_t e)
         return;
     sort_ctx = d;
     sort_event = e;
-    qsort(d->rows, d->count, sizeof *d->rows, cmp_rows);
+    ph_qsort(d->rows, d->count, sizeof *d->rows, cmp_rows);
     sort_ctx = NULL;
 }
 

@@ -383,7 +383,7 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
                    : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
         k[i] = (keyed){fabs(v), e->name, i};
     }
-    qsort(k, t->count, sizeof *k, cmp_keyed);
+    ph_qsort(k, t->count, sizeof *k, cmp_keyed);
     ph_entry *sorted = ph_xmalloc((t->count + 1) * sizeof *sorted);
     for (size_t i = 0; i < t->count; i++)
         sorted[i] = t->entries[k[i].index];

@@ -422,8 +422,7 @@ static void gprof_copies(const ph_profile *p, ph_flat *v)
         const ph_call *c = ph_call_at(p, i);
         pairs[np++] = (pair){c->caller->id - 1, c->callee->id - 1, 0, NULL};
     }
-    if (np)
-        qsort(pairs, np, sizeof *pairs, cmp_pair);
+    ph_qsort(pairs, np, sizeof *pairs, cmp_pair);
     size_t m = 0;
     for (size_t i = 0; i < np; i++)
         if (!m || cmp_pair(&pairs[m - 1], &pairs[i]))

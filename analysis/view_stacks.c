@@ -159,8 +159,7 @@ static void collect_edges(approx *a)
         e->line = c->line;
         e->w = by_cost ? fabs((double)ph_call_incl(c, 0)) : (double)c->count;
     }
-    if (a->nedges)
-        qsort(a->edges, a->nedges, sizeof *a->edges, cmp_edge);
+    ph_qsort(a->edges, a->nedges, sizeof *a->edges, cmp_edge);
     size_t m = 0;                        /* merge equal pairs */
     for (size_t i = 0; i < a->nedges; i++) {
         if (m && a->edges[m - 1].caller == a->edges[i].caller &&
@@ -378,15 +377,15 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
             tline[t] = r.line;
             memcpy(tcost + t * w, r.cost, w * sizeof *tcost);
             for (size_t k = 0; k < w; k++)
-                a->self[f * w + k] += r.cost[k];
+                a->self[f * w + k] = ph_cost_add(a->self[f * w + k],
+                                                 r.cost[k]);
             t++;
             any = 1;
         }
         /* one entry per line: rows sorted by line, equal lines merged */
         for (size_t x = 0; x < t; x++)
             order[x] = (row_line){tline[x], x};
-        if (t)
-            qsort(order, t, sizeof *order, cmp_row_line);
+        ph_qsort(order, t, sizeof *order, cmp_row_line);
         for (size_t x = 0; x < t; x++) {
             if (x == 0 || order[x].line != order[x - 1].line) {
                 if (n == cap) {
@@ -401,7 +400,8 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
                 n++;
             }
             for (size_t k = 0; k < w; k++)
-                a->lines[(n - 1) * w + k] += tcost[order[x].row * w + k];
+                a->lines[(n - 1) * w + k] = ph_cost_add(
+                    a->lines[(n - 1) * w + k], tcost[order[x].row * w + k]);
         }
     }
     a->line_first[a->nf] = n;

@@ -101,10 +101,10 @@ static int parse_rule(rule *r, const char *s)
     r->op = *p++;
     while (*p == ' ')
         p++;
-    char *end;
-    r->bound = strtod(p, &end);
-    if (end == p)
-        return -1;
+    size_t used = ph_parse_decimal(p, strlen(p), &r->bound);
+    if (used == 0)
+        return -1;   /* also "nan" and "inf": such a gate could never fire */
+    const char *end = p + used;
     r->percent = *end == '%';
     if (r->percent)
         end++;
@@ -196,9 +196,9 @@ static int parse(int argc, char **argv, opts *o)
             break;
         }
         case OPT_THR: {
-            char *end;
-            o->threshold = strtod(optarg, &end);
-            if (end == optarg || *end || o->threshold < 0)
+            size_t len = strlen(optarg);
+            if (ph_parse_decimal(optarg, len, &o->threshold) != len ||
+                o->threshold < 0)
                 return ph_cli_usage_error("diff", "--threshold expects a "
                                           "percentage, got \"%s\"", optarg);
             break;

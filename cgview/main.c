@@ -60,9 +60,13 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Report a failed write to stdout (full disk, closed pipe). */
+/* Report a saturated sum of costs, and a failed write to stdout (full
+ * disk, closed pipe). */
 static int finish(int rc)
 {
+    if (ph_cost_overflowed())
+        ph_cli_warning("a sum of costs went beyond 64 bits; it was kept at "
+                       "the limit (+/-9223372036854775807), not wrapped");
     if (fflush(stdout) != 0 || ferror(stdout)) {
         ph_cli_error("write error on standard output: %s", strerror(errno));
         return rc ? rc : PH_EXIT_BAD;

@@ -159,7 +159,7 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
         if (r.min != 0 || r.max != 0)
             rows[n++] = r;
     }
-    qsort(rows, n, sizeof *rows, cmp_rows);
+    ph_qsort(rows, n, sizeof *rows, cmp_rows);
     size_t shown = o->top && o->top < n ? o->top : n;
     int rc = PH_EXIT_OK;
     if (o->fmt == PH_REPORT_TEXT) {

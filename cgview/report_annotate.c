@@ -62,7 +62,7 @@ static void merge_lines(lines *ls)
 
     if (ls->n == 0)
         return;
-    qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
+    ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
     for (i = 0; i < ls->n; i++) {
         if (o && cmp_lines(&ls->v[o - 1], &ls->v[i]) == 0) {
             for (size_t k = 0; k < ls->w; k++)

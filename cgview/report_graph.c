@@ -74,13 +74,13 @@ static void fill_block(ph_report *r, const ph_func *f, block *b)
     if (r->view != PH_VIEW_CALLEES) {
         b->callers = ph_callers(r->p, f, r->topts.part);
         if (b->callers->count)
-            qsort(b->callers->arcs, b->callers->count,
+            ph_qsort(b->callers->arcs, b->callers->count,
                   sizeof *b->callers->arcs, cmp_arcs);
     }
     if (r->view != PH_VIEW_CALLERS) {
         b->callees = ph_callees(r->p, f, r->topts.part);
         if (b->callees->count)
-            qsort(b->callees->arcs, b->callees->count,
+            ph_qsort(b->callees->arcs, b->callees->count,
                   sizeof *b->callees->arcs, cmp_arcs);
     }
 }

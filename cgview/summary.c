@@ -5,7 +5,6 @@
  * report_annotate.c). */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -186,14 +185,13 @@ static int parse_group(const char *cmd, const char *arg, ph_group *out)
 
 static int parse_percent(const char *cmd, const char *arg, double *out)
 {
-    char *end;
-    double v;
+    size_t len = strlen(arg), used;
+    double v = 0;
 
-    errno = 0;
-    v = strtod(arg, &end);
-    if (end != arg && *end == '%')
-        end++;
-    if (end == arg || *end || errno || !(v >= 0 && v <= 100)) {
+    used = ph_parse_decimal(arg, len, &v);
+    if (used > 0 && arg[used] == '%')
+        used++;
+    if (used == 0 || used != len || !(v >= 0 && v <= 100)) {
         ph_cli_usage_error(cmd, "--threshold: expected a percentage "
                            "between 0 and 100, got \"%s\"", arg);
         return -1;

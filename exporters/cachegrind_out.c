@@ -178,7 +178,7 @@ static void write_body(cg_writer *w)
     size_t n = w->nout;
     int64_t *sum = ph_xcalloc(n ? n : 1, sizeof *sum);
     int64_t *acc = ph_xcalloc(n ? n : 1, sizeof *acc);
-    qsort(w->ents, w->nents, sizeof *w->ents, compare_entries);
+    ph_qsort(w->ents, w->nents, sizeof *w->ents, compare_entries);
     uint32_t curfile = 0, curfunc = UINT32_MAX;
     size_t i = 0;
     while (i < w->nents) {

@@ -55,8 +55,7 @@ static int cmp_dedge(const void *a, const void *b)
 static void merge_edges(graph *g)
 {
     size_t m = 0;
-    if (g->n)
-        qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
+    ph_qsort(g->e, g->n, sizeof *g->e, cmp_dedge);
     for (size_t i = 0; i < g->n; i++) {
         if (m && g->e[m - 1].from == g->e[i].from &&
             g->e[m - 1].to == g->e[i].to) {
@@ -98,11 +97,11 @@ static void view_edges(const ph_profile *p, const ph_event *ev, graph *g)
 static double option_pct(ph_output *out, const char *key, double dflt)
 {
     const char *s = ph_output_option(out, key);
-    char *end;
+    double v;
     if (!s)
         return dflt;
-    double v = strtod(s, &end);
-    return end != s && v >= 0 ? v : dflt;
+    size_t len = strlen(s);
+    return ph_parse_decimal(s, len, &v) == len && v >= 0 ? v : dflt;
 }
 
 /* gprof2dot-like temperature: hue from blue (cold) to red (hot). */

@@ -214,7 +214,7 @@ static uint64_t *context_ids(const ph_stacks *st)
         uint64_t *sorted = ph_xmalloc(nn * sizeof *sorted);
         for (size_t i = 0; i < nn; i++)
             sorted[i] = st->nodes[i].ext_id;
-        qsort(sorted, nn, sizeof *sorted, cmp_u64);
+        ph_qsort(sorted, nn, sizeof *sorted, cmp_u64);
         for (size_t i = 1; i < nn && keep; i++)
             keep = sorted[i] != sorted[i - 1];
         free(sorted);

@@ -54,8 +54,8 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
     int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
     size_t labelled = 0;
     for (size_t i = 0; i < st->nsamples; i++) {
-        sum[st->samples[i].node] += ph_out_value(p, evs[pick],
-                                                   st->samples[i].cost);
+        sum[st->samples[i].node] = ph_cost_add(sum[st->samples[i].node],
+            ph_out_value(p, evs[pick], st->samples[i].cost));
         labelled += st->samples[i].src && st->samples[i].src->nlabels;
     }
     uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);

@@ -113,8 +113,8 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out, char *err,
         const char *unit = ph_out_unit(p, evs[e], &factor, &exact);
         memset(sum, 0, (st->nnodes + 1) * sizeof *sum);
         for (size_t i = 0; i < st->nsamples; i++)
-            sum[st->samples[i].node] += ph_out_value(p, evs[e],
-                                                       st->samples[i].cost);
+            sum[st->samples[i].node] = ph_cost_add(sum[st->samples[i].node],
+                ph_out_value(p, evs[e], st->samples[i].cost));
         for (size_t i = 0; i < st->nnodes; i++)
             sum[i] = ph_out_scale(sum[i], factor, &overflow);
         ph_output_puts(out, e ? ",\n    {\"type\": \"sampled\", \"name\": "
@@ -138,7 +138,7 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out, char *err,
                 ph_output_printf(out, depth ? "%u," : "%u",
                                  frame_of[path[depth]]);
             ph_output_puts(out, "]");
-            total += sum[i];
+            total = ph_cost_add(total, sum[i]);
         }
         ph_output_puts(out, "],\n     \"weights\": [");
         first = 1;

@@ -4,12 +4,15 @@
  * read too, in this order: dumps by increasing N, then the final dump (no
  * ".N"); within one dump, the file without a thread suffix first, then
  * threads by increasing NN.  A 0-byte P with siblings is normal
- * (callgrind leaves it with --separate-threads=yes). */
+ * (callgrind leaves it with --separate-threads=yes).  Only regular files
+ * are siblings: a FIFO would block the open, a link to /dev/zero would
+ * never end; they are skipped with a warning. */
 #include "config.h"
 
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
@@ -67,8 +70,9 @@ static int compare_siblings(const void *a, const void *b)
 }
 
 /* The sibling files of path (without path itself), sorted.  NULL and
- * *n = 0 when there are none. */
-static sibling *find_siblings(const char *path, size_t *n)
+ * *n = 0 when there are none.  What is not a regular file is left out with
+ * a warning on in. */
+static sibling *find_siblings(ph_input *in, const char *path, size_t *n)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
@@ -113,6 +117,13 @@ static sibling *find_siblings(const char *path, size_t *n)
         } else {
             memcpy(v[*n].path, de->d_name, len + 1);
         }
+        struct stat st;
+        if (stat(v[*n].path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ph_input_warn(in, "cg-sibling-kind", 0, "skipped %s: not a "
+                          "regular file", v[*n].path);
+            free(v[*n].path);
+            continue;
+        }
         v[*n].dump = dump;
         v[*n].thread = thread;
         (*n)++;
@@ -120,7 +131,7 @@ static sibling *find_siblings(const char *path, size_t *n)
     closedir(d);
     free(dir);
     if (*n > 1)
-        qsort(v, *n, sizeof *v, compare_siblings);
+        ph_qsort(v, *n, sizeof *v, compare_siblings);
     return v;
 }
 
@@ -171,7 +182,7 @@ int ph_callgrind_read(ph_input *in, ph_profile *p)
 
     ph_profile_set_format(p, "callgrind");
     if (path && !ph_input_was_gzip(in))
-        sib = find_siblings(path, &nsib);
+        sib = find_siblings(in, path, &nsib);
     if (nsib == 0) {
         rc = ph_cg_read_file(in, p);
     } else {

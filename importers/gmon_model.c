@@ -306,7 +306,7 @@ static void add_arcs(model *m)
         return;
     arcs = ph_xmalloc(d->narcs * sizeof *arcs);
     memcpy(arcs, d->arcs, d->narcs * sizeof *arcs);
-    qsort(arcs, d->narcs, sizeof *arcs, cmp_arc);
+    ph_qsort(arcs, d->narcs, sizeof *arcs, cmp_arc);
     for (size_t i = 0; i < d->narcs; i++) {   /* gprof -s: add by pair */
         if (n > 0 && arcs[n - 1].from == arcs[i].from &&
             arcs[n - 1].self == arcs[i].self)

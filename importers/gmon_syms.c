@@ -153,7 +153,7 @@ static void finish_symbols(ph_gmon_syms *s)
 {
     size_t n = 0;
 
-    qsort(s->syms, s->nsyms, sizeof *s->syms, cmp_sym);
+    ph_qsort(s->syms, s->nsyms, sizeof *s->syms, cmp_sym);
     for (size_t i = 0; i < s->nsyms; i++) {
         if (n > 0 && s->syms[n - 1].addr == s->syms[i].addr) {
             if (prefer(&s->syms[i], &s->syms[n - 1])) {
@@ -351,8 +351,12 @@ static void read_dwarf(ph_gmon_syms *s, int fd)
     size_t cap = 0;
 
     if (dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
-                     &e) != DW_DLV_OK)
+                     &e) != DW_DLV_OK) {
+        /* An error made without a Dwarf_Debug is ours to free (a section
+         * name index out of range gives one). */
+        dwarf_dealloc_error(NULL, e);
         return;  /* no debug info: functions only */
+    }
     for (;;) {
         Dwarf_Unsigned hlen, abbrev_off, typeoff, next;
         Dwarf_Half ver, asize, lsize, esize, cutype;
@@ -368,7 +372,7 @@ static void read_dwarf(ph_gmon_syms *s, int fd)
         dwarf_dealloc(dbg, cu, DW_DLA_DIE);
     }
     dwarf_finish(dbg, &e);
-    qsort(s->lines, s->nlines, sizeof *s->lines, cmp_line);
+    ph_qsort(s->lines, s->nlines, sizeof *s->lines, cmp_line);
 }
 
 /* ------------------------------------------------------------------ */

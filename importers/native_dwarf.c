@@ -332,8 +332,10 @@ void ph_nsym_load_dwarf(ph_profile *p, ph_nobj *eo)
 
     if (dwarf_init_path(eo->path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
                         NULL, NULL, &dbg, NULL, 0, NULL, &err) !=
-        DW_DLV_OK)
+        DW_DLV_OK) {
+        dwarf_dealloc_error(NULL, err);   /* made without a Dwarf_Debug */
         return;
+    }
     for (;;) {
         Dwarf_Unsigned hlen, abbrev, typeoff, next;
         Dwarf_Half version, asize, lsize, esize, cutype;
@@ -372,7 +374,7 @@ void ph_nsym_load_dwarf(ph_profile *p, ph_nobj *eo)
     }
     dwarf_finish(dbg, &err);
     if (eo->nrows)
-        qsort(eo->rows, eo->nrows, sizeof *eo->rows, cmp_row);
+        ph_qsort(eo->rows, eo->nrows, sizeof *eo->rows, cmp_row);
     if (eo->ninls)
-        qsort(eo->inls, eo->ninls, sizeof *eo->inls, cmp_inl);
+        ph_qsort(eo->inls, eo->ninls, sizeof *eo->inls, cmp_inl);
 }

@@ -163,7 +163,7 @@ static void load_elf(ph_nobj *eo)
     close(fd);
     if (eo->nsyms == 0)
         return;
-    qsort(eo->syms, eo->nsyms, sizeof *eo->syms, cmp_sym);
+    ph_qsort(eo->syms, eo->nsyms, sizeof *eo->syms, cmp_sym);
     /* one symbol per address: .symtab and .dynsym repeat each other */
     for (size_t i = 0; i < eo->nsyms; i++) {
         if (w > 0 && eo->syms[w - 1].addr == eo->syms[i].addr) {

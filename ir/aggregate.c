@@ -108,7 +108,7 @@ static void add_vector(int64_t *acc, const int64_t *v, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
-        acc[i] = ph_add_wrap(acc[i], v[i]);
+        acc[i] = ph_add_sat(acc[i], v[i]);
 }
 
 /* Non-additive events read 0 in every aggregate. */
@@ -206,8 +206,8 @@ static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
                 /* self minus the samples' share: the rows' self cost */
                 int64_t flat = (int64_t)((uint64_t)a->self[i * w + s] -
                                          (uint64_t)a->tree_self[i * w + s]);
-                incl[s] = ph_add_wrap(incl[s],
-                                      ph_add_wrap(flat, out[i * w + s]));
+                incl[s] = ph_add_sat(incl[s],
+                                      ph_add_sat(flat, out[i * w + s]));
             }
         }
     }

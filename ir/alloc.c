@@ -1,5 +1,5 @@
-/* alloc.c -- malloc that never returns NULL (ph_oom on failure), the
- * growable pointer vector and the open-addressing table used across ir/.
+/* alloc.c -- malloc that never returns NULL (ph_oom on failure), a qsort
+ * safe on empty arrays, saturating sums of costs, the growable pointer vector and the open-addressing table used across ir/.
  */
 #include "config.h"
 
@@ -41,6 +41,25 @@ void *ph_xrealloc(void *p, size_t n)
     if (!q)
         ph_oom();
     return q;
+}
+
+int ph_cost_overflow_flag;
+
+int64_t ph_cost_add(int64_t a, int64_t b)
+{
+    return ph_add_sat(a, b);
+}
+
+int ph_cost_overflowed(void)
+{
+    return ph_cost_overflow_flag;
+}
+
+void ph_qsort(void *base, size_t n, size_t size,
+              int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
 }
 
 /* ------------------------------------------------------------------ */

@@ -131,6 +131,11 @@ PH_API const char *ph_input_warning(const ph_input *in, size_t i,
 PH_API size_t ph_parse_u64(const char *s, size_t len, uint64_t *v);
 /* As above with an optional leading '-' (or '+'). */
 PH_API size_t ph_parse_i64(const char *s, size_t len, int64_t *v);
+/* A finite decimal number "[+-]DIGITS[.DIGITS][e[+-]DIGITS]" (or ".5") at
+ * s[0..len): no "nan", "inf", hex or leading spaces, which strtod would
+ * take.  Returns the bytes used, 0 if none or if the value is not finite
+ * (too large). */
+PH_API size_t ph_parse_decimal(const char *s, size_t len, double *v);
 
 /* ------------------------------------------------------------------ */
 /* Output                                                              */

@@ -56,6 +56,18 @@ PH_API void *ph_xmalloc(size_t n);
 PH_API void *ph_xcalloc(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
 
+/* a + b for costs, saturated at the int64 range instead of wrapping: a
+ * sum that does not fit sets a process-wide flag, which
+ * ph_cost_overflowed() reports (the front end warns about it).  Every sum
+ * of costs goes through this or its inline twin in ir/. */
+PH_API int64_t ph_cost_add(int64_t a, int64_t b);
+PH_API int ph_cost_overflowed(void);
+
+/* qsort that accepts an empty or NULL array: qsort(NULL, 0, ...) is
+ * undefined (its pointer is declared nonnull) and aborts under UBSan. */
+PH_API void ph_qsort(void *base, size_t n, size_t size,
+                     int (*cmp)(const void *, const void *));
+
 /* ------------------------------------------------------------------ */
 /* Profile                                                            */
 

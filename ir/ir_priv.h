@@ -98,11 +98,18 @@ static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 32);
 }
 
-/* Sums wrap around instead of overflowing (costs come from untrusted
- * files; signed overflow would be undefined). */
-static inline int64_t ph_add_wrap(int64_t a, int64_t b)
+/* Sums of costs saturate instead of overflowing (costs come from untrusted
+ * files; signed overflow would be undefined, and a wrapped sum turned a
+ * huge total negative) and set the flag ph_cost_overflowed() reports. */
+extern int ph_cost_overflow_flag;   /* alloc.c */
+static inline int64_t ph_add_sat(int64_t a, int64_t b)
 {
-    return (int64_t)((uint64_t)a + (uint64_t)b);
+    int64_t r;
+    if (__builtin_add_overflow(a, b, &r)) {
+        ph_cost_overflow_flag = 1;
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    }
+    return r;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,9 +1,13 @@
 /* numbers.c -- overflow-checked integer parsing by hand (never atoi or
  * strtoull: those need a NUL-terminated string, skip spaces and accept
- * what profile formats do not).  Decimal, or hex after "0x"/"0X". */
+ * what profile formats do not).  Decimal, or hex after "0x"/"0X"; and
+ * finite decimal fractions for the command line's thresholds and rules. */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "io.h"
 
@@ -92,4 +96,48 @@ size_t ph_parse_i64(const char *s, size_t len, int64_t *v)
         *v = (int64_t)u;
     }
     return n + sign;
+}
+
+static size_t count_digits(const char *s, size_t len, size_t i)
+{
+    size_t j = i;
+    while (j < len && (unsigned char)(s[j] - '0') < 10)
+        j++;
+    return j - i;
+}
+
+size_t ph_parse_decimal(const char *s, size_t len, double *v)
+{
+    size_t i = 0, whole, frac = 0;
+    char buf[128];
+
+    if (i < len && (s[i] == '+' || s[i] == '-'))
+        i++;
+    whole = count_digits(s, len, i);
+    i += whole;
+    if (i < len && s[i] == '.') {
+        frac = count_digits(s, len, i + 1);
+        if (frac > 0 || whole > 0)
+            i += 1 + frac;
+    }
+    if (whole == 0 && frac == 0)
+        return 0;
+    if (i < len && (s[i] | 0x20) == 'e') {
+        size_t j = i + 1, exp;
+        if (j < len && (s[j] == '+' || s[j] == '-'))
+            j++;
+        exp = count_digits(s, len, j);
+        if (exp > 0)
+            i = j + exp;
+    }
+    /* The syntax is checked above; strtod only converts a bounded copy. */
+    if (i >= sizeof buf)
+        return 0;
+    memcpy(buf, s, i);
+    buf[i] = '\0';
+    double x = strtod(buf, NULL);
+    if (!isfinite(x))
+        return 0;
+    *v = x;
+    return i;
 }

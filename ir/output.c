@@ -3,11 +3,16 @@
  * renamed into place on commit and removed on abort or any error, so an
  * existing file is never truncated and a partial file never appears.
  * "-" writes stdout; a target that exists but is not a regular file
- * (/dev/null, a FIFO) is written in place, never replaced. */
+ * (/dev/null, a FIFO) is written in place, never replaced.
+ * The temporary is "DIR/.BASE.profhub-PID.XXXXXX": a run killed by SIGKILL
+ * cannot remove it, so the next output to BASE removes those whose PID is
+ * no longer running (regular files of ours only). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -112,7 +117,43 @@ static mode_t default_mode(void)
     return 0666 & ~mask;
 }
 
-/* Make the temporary file "DIR/.BASE.XXXXXX" beside target. */
+/* Remove DIR/.BASE.profhub-PID.XXXXXX files left by runs that were
+ * killed: PID no longer exists, and the file is a regular file of ours. */
+static void remove_stale_temps(const char *dir, const char *base,
+                               size_t baselen)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    int dfd;
+
+    if (!d)
+        return;
+    dfd = dirfd(d);
+    while ((de = readdir(d)) != NULL) {
+        const char *n = de->d_name, *q;
+        struct stat st;
+        uint64_t pid;
+        size_t used;
+
+        if (n[0] != '.' || strncmp(n + 1, base, baselen) != 0 ||
+            strncmp(n + 1 + baselen, ".profhub-", 9) != 0)
+            continue;
+        q = n + 1 + baselen + 9;
+        used = ph_parse_u64(q, strlen(q), &pid);
+        if (used == 0 || used == (size_t)-1 || pid == 0 ||
+            pid > (uint64_t)INT_MAX || q[used] != '.' ||
+            strlen(q + used + 1) != 6 || pid == (uint64_t)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;   /* still running, or not ours to ask about */
+        if (fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlinkat(dfd, n, 0);
+    }
+    closedir(d);
+}
+
+/* Make the temporary file "DIR/.BASE.profhub-PID.XXXXXX" beside target. */
 static int make_temp(ph_output *out, char *err, size_t errsize)
 {
     const char *slash = strrchr(out->target, '/');
@@ -130,9 +171,10 @@ static int make_temp(ph_output *out, char *err, size_t errsize)
         snprintf(dir, sizeof dir, "%.*s", (int)dirlen, out->target);
     else
         snprintf(dir, sizeof dir, ".");
-    tmp = ph_xmalloc(strlen(dir) + baselen + 16);
-    sprintf(tmp, "%s/.%.*s.XXXXXX", strcmp(dir, "/") ? dir : "",
-            (int)baselen, base);
+    remove_stale_temps(dir, base, baselen);
+    tmp = ph_xmalloc(strlen(dir) + baselen + 48);
+    sprintf(tmp, "%s/.%.*s.profhub-%ld.XXXXXX", strcmp(dir, "/") ? dir : "",
+            (int)baselen, base, (long)getpid());
     out->fd = mkostemp(tmp, O_CLOEXEC);
     if (out->fd < 0) {
         snprintf(err, errsize, "cannot create a temporary file in %s: %s",

@@ -270,7 +270,7 @@ decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
             if (m & (1u << k)) {
                 s = get_varint(s, end, &x);
                 if (col + k < nreal)
-                    v[col + k] = add ? ph_add_wrap(v[col + k], unzigzag(x))
+                    v[col + k] = add ? ph_add_sat(v[col + k], unzigzag(x))
                                      : unzigzag(x);
             }
         }

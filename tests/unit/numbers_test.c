@@ -107,6 +107,44 @@ static void test_i64(void)
     CU_ASSERT_EQUAL(i64("-18446744073709551616", &v), OVERFLOW);
 }
 
+static size_t dec(const char *s, double *v)
+{
+    *v = 12345;
+    return ph_parse_decimal(s, strlen(s), v);
+}
+
+/* Thresholds and --fail-if bounds: finite decimals only.  strtod also takes
+ * "nan", "inf" and hex, which made a gate that can never fire (issue 15). */
+static void test_decimal(void)
+{
+    double v;
+
+    CU_ASSERT_EQUAL(dec("5", &v), 1);
+    CU_ASSERT_EQUAL(v, 5);
+    CU_ASSERT_EQUAL(dec("+2.5%", &v), 4);
+    CU_ASSERT_EQUAL(v, 2.5);
+    CU_ASSERT_EQUAL(dec("-.25", &v), 4);
+    CU_ASSERT_EQUAL(v, -0.25);
+    CU_ASSERT_EQUAL(dec("1e3x", &v), 3);
+    CU_ASSERT_EQUAL(v, 1000);
+    CU_ASSERT_EQUAL(dec("1e", &v), 1);     /* an "e" without digits stops */
+    CU_ASSERT_EQUAL(dec("3.", &v), 2);
+    CU_ASSERT_EQUAL(v, 3);
+    CU_ASSERT_EQUAL(ph_parse_decimal("12345", 2, &v), 2);
+    CU_ASSERT_EQUAL(v, 12);
+    const char *bad[] = { "", ".", "+", "-", "nan", "+nan", "NaN", "inf",
+                          "-Infinity", "0x10", " 1", "1e999", "-1e400" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t n = dec(bad[i], &v);
+        /* "0x10" reads as "0" followed by garbage, never as 16 */
+        if (strcmp(bad[i], "0x10") == 0) {
+            CU_ASSERT(n == 1 && v == 0);
+        } else {
+            CU_ASSERT_EQUAL(n, 0);
+        }
+    }
+}
+
 void ph_test_register_numbers(void)
 {
     CU_pSuite s = CU_add_suite("numbers", NULL, NULL);
@@ -116,4 +154,5 @@ void ph_test_register_numbers(void)
     CU_add_test(s, "u64 hex", test_u64_hex);
     CU_add_test(s, "u64 overflow", test_u64_overflow);
     CU_add_test(s, "i64 signs and limits", test_i64);
+    CU_add_test(s, "finite decimals only", test_decimal);
 }
