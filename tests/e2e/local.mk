@@ -3,14 +3,14 @@ E2E_TESTS =
 # The front end: usage and exit statuses, formats, convert's data safety.
 E2E_TESTS += tests/e2e/cli_usage.sh tests/e2e/cli_formats.sh \
 	tests/e2e/cli_convert.sh tests/e2e/cli_man.sh tests/e2e/cli_input.sh \
-	tests/e2e/cli_options.sh tests/e2e/completion.sh
-# The views beside a profile, against go tool pprof, gprof and summary.
-E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
+	tests/e2e/cli_options.sh tests/e2e/completion.sh \
 	tests/e2e/cli_numbers.sh tests/e2e/shapes.sh tests/e2e/empty_inputs.sh \
 	tests/e2e/callgrind_siblings.sh tests/e2e/stale_temps.sh \
 	tests/e2e/cost_overflow.sh tests/e2e/inject.sh
 EXTRA_DIST += tests/inject/inject.c
 EXTRA_DIST += tests/e2e/shapes.py
+# The views beside a profile, against go tool pprof, gprof and summary.
+E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += tests/e2e/lib.sh $(E2E_TESTS)
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
