@@ -32,6 +32,7 @@ int ph_cmd_record(int argc, char **argv);      /* cgview/record.c */
 int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
 int ph_cmd_diff(int argc, char **argv);        /* cgview/diff.c */
 int ph_cmd_merge(int argc, char **argv);       /* cgview/merge.c */
+int ph_cmd_draw(int argc, char **argv);        /* cgview/draw.c */
 
 /* Program name for messages: "profhub" or "cgview" (set by main). */
 extern const char *ph_cli_prog;

@@ -57,3 +57,6 @@ EXTRA_DIST += tests/e2e/summary_json
 E2E_TESTS += tests/e2e/bad_proto.sh
 EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
 E2E_TESTS += tests/e2e/cli_collectors.sh
+# Pictures (issue 14): profhub draw against summary's numbers.
+E2E_TESTS += tests/e2e/draw_svg.sh
+EXTRA_DIST += tests/e2e/svgcheck.py
