@@ -122,11 +122,11 @@ void ph_svg_begin(ph_output *out, const ph_svg_opts *o, const char *kind,
                      "text-anchor=\"middle\">", w / 2);
     ph_svg_text(out, title, 300);
     ph_output_puts(out, "</text>\n");
-    for (size_t i = 0; i < nsub; i++) {
+    for (size_t i = 0, k = 0; i < nsub; i++) {
         if (!sub[i] || !*sub[i])
             continue;
         ph_output_printf(out, "<text class=\"ph-sub\" x=\"%d\" y=\"%d\" "
-                         "text-anchor=\"middle\">", w / 2, 42 + 16 * (int)i);
+                         "text-anchor=\"middle\">", w / 2, 42 + 16 * (int)k++);
         ph_svg_text(out, sub[i], 400);
         ph_output_puts(out, "</text>\n");
     }

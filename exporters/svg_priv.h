@@ -40,7 +40,7 @@ const char *ph_svg_num(char *buf, double v);
 const char *ph_svg_pct(char *buf, double part, double whole);
 /* The opening of the picture: prolog (unless embedded), <svg>, style,
  * background, title and nsub subtitle lines (16 px apart from y=42;
- * NULL or empty lines are skipped, keeping their place). */
+ * NULL or empty lines are left out). */
 void ph_svg_begin(ph_output *out, const ph_svg_opts *o, const char *kind,
                   int height, const char *title, const char *const *sub,
                   size_t nsub);
