@@ -8,11 +8,13 @@ cd "$(dirname "$0")"
 # Build: compiler, Autotools, libraries.  Tests: CUnit and the peers
 # (valgrind, binutils' gprof, Go's pprof), python3 and python3-yaml for
 # the e2e parsers (the YAML report is read back),
-# hyperfine and GNU time for `make bench`.
+# hyperfine and GNU time for `make bench`; Graphviz for draw callgraph,
+# Chromium and its WebDriver for the browser test of the pictures.
 PKGS="build-essential autoconf automake libtool pkg-config git
 libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libyaml-dev libelf-dev
 libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
-valgrind binutils golang-go python3 python3-yaml hyperfine time"
+valgrind binutils golang-go python3 python3-yaml hyperfine time
+graphviz chromium chromium-driver"
 
 missing=
 for p in $PKGS; do

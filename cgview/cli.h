@@ -33,6 +33,7 @@ int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
 int ph_cmd_diff(int argc, char **argv);        /* cgview/diff.c */
 int ph_cmd_merge(int argc, char **argv);       /* cgview/merge.c */
 int ph_cmd_draw(int argc, char **argv);        /* cgview/draw.c */
+int ph_cmd_report(int argc, char **argv);      /* cgview/report_html.c */
 
 /* Program name for messages: "profhub" or "cgview" (set by main). */
 extern const char *ph_cli_prog;

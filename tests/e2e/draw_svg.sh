@@ -5,7 +5,8 @@
 # each function's inclusive and self); the differential flame graph of the
 # checksum pair (samples/regen.sh: only checksum_block changes) colours
 # that function and nothing else; treemap and call graph roots match the
-# summary; bad requests fail with one clear line.
+# summary; bad requests fail with one clear line.  Also profhub report's
+# page: no outside resources, both pictures, its errors.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program python3
 check="python3 $top_srcdir/tests/e2e/svgcheck.py"
@@ -95,5 +96,15 @@ grep -q 'no event "nosuch"' "$tmp/err" || fail "--event nosuch: $(cat "$tmp/err"
 expect_status 1 "$PROFHUB" draw flame --min-width 200 "$before" -o "$tmp/x.svg"
 expect_status 1 "$PROFHUB" draw treemap --root nosuch "$before" -o "$tmp/x.svg"
 [ -e "$tmp/x.svg" ] && fail "a failed picture left a file"
+
+# The HTML report: self-contained (nothing to fetch), and its errors.
+expect_status 0 "$PROFHUB" report "$before" --base "$after" -o "$tmp/r.html"
+grep -Eiq '(src|href)=|url\(|@import|https?://[^"]*\.(js|css|woff)' \
+    "$tmp/r.html" && fail "report refers to outside resources"
+[ "$(grep -c '<svg ' "$tmp/r.html")" = 2 ] || fail "report: not 2 pictures"
+expect_status 2 "$PROFHUB" report "$before"
+expect_status 2 "$PROFHUB" report -o "$tmp/r2.html"
+expect_status 1 "$PROFHUB" report --event nosuch "$before" -o "$tmp/r2.html"
+[ -e "$tmp/r2.html" ] && fail "a failed report left a file"
 
 finish

@@ -60,3 +60,6 @@ E2E_TESTS += tests/e2e/cli_collectors.sh
 # Pictures (issue 14): profhub draw against summary's numbers.
 E2E_TESTS += tests/e2e/draw_svg.sh
 EXTRA_DIST += tests/e2e/svgcheck.py
+# ... and in headless Chromium through chromedriver (browser.py).
+E2E_TESTS += tests/e2e/draw_browser.sh
+EXTRA_DIST += tests/e2e/browser.py

@@ -19,9 +19,10 @@ line per problem and exits 1 when there is any.
       self.
   svgcheck.py browser FACTS.json PAGE SVG|- SUMMARY.json|-
       what browser.py saw of PAGE: as many frames as the file holds (when
-      SVG is given), tooltips with the summary's total, a click that
-      zoomed the frame to the full width and hid others, no console
-      error or warning.
+      SVG is given), tooltips with the summary's total and functions'
+      numbers (when SUMMARY is given), a click that zoomed the frame to the
+      full width and hid the frames outside it, no console error or
+      warning.
 """
 
 import json
@@ -190,18 +191,39 @@ def check_browser(facts_path, page, svg, summ):
             bad("%s: browser shows %d frames, the file has %d" %
                 (page, facts["frames"], want))
     if summ != "-":
-        s, _ = summary(summ)
+        s, funcs = summary(summ)
         titles = facts["frame_titles"] + facts["box_titles"]
         totals = ["%s inclusive: %s " % (ev, "{:,}".format(v))
                   for ev, v in s["totals"].items() if isinstance(v, int)]
-        if not any(t in x for x in titles for t in totals):
+        # The flame graph's root is the total; a treemap starts at main.
+        if facts["frames"] and not any(t in x for x in titles for t in totals):
             bad("%s: no tooltip shows a summary total (%s)" % (page, totals))
+        # Each function line must carry the summary's numbers of the event
+        # of its tooltip.
+        checked = 0
+        for x in titles:
+            lines = x.split("\n")
+            m = re.search(r"function over all stacks: inclusive ([-\d,.]+), "
+                          r"self ([-\d,.]+)", x)
+            ev = [ln.split()[0] for ln in lines if " inclusive: " in ln]
+            if not m or not ev or len(funcs.get(lines[0], [])) != 1:
+                continue
+            fn = funcs[lines[0]][0]
+            want = ((fn["inclusive"] or {}).get(ev[0]), fn["self"].get(ev[0]))
+            got = (None if m.group(1) == "-" else num(m.group(1)),
+                   num(m.group(2)))
+            if got != want:
+                bad("%s: %s: tooltip %s, summary %s" % (page, lines[0], got,
+                                                        want))
+            checked += 1
+        if not checked:
+            bad("%s: no tooltip with a function of the summary" % page)
     if facts["frames"]:
         b, a = facts.get("before_click"), facts.get("after_click")
         if not b or not a:
             bad("%s: nothing to click" % page)
-        elif not (b["width"] < b["span"] and abs(a["width"] - a["span"]) < 0.5
-                  and a["hidden"] > 0 and a["zoomed"] == "1"):
+        elif not (abs(a["width"] - a["span"]) < 0.5 and a["zoomed"] == "1"
+                  and (b["width"] >= b["span"] - 0.5 or a["hidden"] > 0)):
             bad("%s: click on %s did not zoom: %s -> %s" %
                 (page, a["title"], b, a))
 
