@@ -24,7 +24,7 @@
 
 #include "exporters/svg_priv.h"
 
-#define MAX_FRAMES 9000
+#define MAX_FRAMES 5000
 #define ROW 16                /* px per level */
 #define TOP 86                /* px above the first level */
 

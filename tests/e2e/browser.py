@@ -6,7 +6,8 @@ would see, as JSON, for the draw_*.sh tests to check:
     browser.py [--search TEXT] [--shots DIR] PAGE...
 
 Printed per page: the counts of flame frames (g.ph-f), treemap boxes
-(g.ph-t), graph nodes (g.node), table rows, the tooltip text of every
+(g.ph-t), graph nodes (g.node), table rows, the milliseconds from the
+start of navigation to the end of the load event, the tooltip text of every
 frame, box and node, the console's errors and warnings, and, on a flame
 graph, what a real mouse click on the widest frame narrower than 90% (else
 the deepest frame) did:
@@ -129,7 +130,10 @@ return {
   rows: document.querySelectorAll('table.ph-top tbody tr').length,
   fills: Array.prototype.map.call(document.querySelectorAll('g.ph-f rect'),
     function (r) { return r.getAttribute('fill'); }),
-  ready: document.readyState
+  ready: document.readyState,
+  load_ms: (function () {
+    var n = performance.getEntriesByType('navigation')[0];
+    return n ? Math.round(n.loadEventEnd) : null; })()
 };
 """
 
