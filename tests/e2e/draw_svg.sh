@@ -33,6 +33,16 @@ flame "$SAMPLES/gmon/chain-nopie/gmon.out" gmon \
 flame "$SAMPLES/pprof/gowork.cpu.pb.gz" pprof
 flame "$SAMPLES/pprof/gowork.heap.pb.gz" pprof_heap
 flame "$SAMPLES/easyview/fig6_lulesh_bottomup.ezview" easyview
+# A derived event, evaluated on each frame's sums; summary has the same
+# formula built in (KCachegrind's L1m).
+l1m='L1m = I1mr + D1mr + D1mw'
+expect_status 0 "$PROFHUB" summary --format json --top 0 \
+    "$SAMPLES/cachegrind/shapes.default.out" && cp "$tmp/out" "$tmp/l1m.json"
+expect_status 0 "$PROFHUB" draw flame --define "$l1m" --event L1m \
+    "$SAMPLES/cachegrind/shapes.default.out" -o "$tmp/l1m.svg" &&
+    { testrun $check flame "$tmp/l1m.svg" "$tmp/l1m.json"
+      [ "$status" = 0 ] || fail "L1m: $(cat "$tmp/out")"; }
+grep -q 'Flame graph of L1m' "$tmp/l1m.svg" || fail "L1m: not drawn"
 
 # The exporter draws the same flame graph as draw flame.
 expect_status 0 "$PROFHUB" convert "$SAMPLES/pprof/gowork.cpu.pb.gz" \
@@ -94,6 +104,9 @@ expect_status 2 "$PROFHUB" draw flame "$before"
 expect_status 1 "$PROFHUB" draw flame --event nosuch "$before" -o "$tmp/x.svg"
 grep -q 'no event "nosuch"' "$tmp/err" || fail "--event nosuch: $(cat "$tmp/err")"
 expect_status 1 "$PROFHUB" draw flame --min-width 200 "$before" -o "$tmp/x.svg"
+expect_status 1 "$PROFHUB" draw flame --define 'Ir = 2' "$before" -o "$tmp/x.svg"
+expect_status 1 "$PROFHUB" draw flame --define 'X = Ir +' "$before" -o "$tmp/x.svg"
+grep -q 'define: column 9:' "$tmp/err" || fail "--define error: $(cat "$tmp/err")"
 expect_status 1 "$PROFHUB" draw treemap --root nosuch "$before" -o "$tmp/x.svg"
 [ -e "$tmp/x.svg" ] && fail "a failed picture left a file"
 
