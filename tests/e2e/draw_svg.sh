@@ -75,6 +75,11 @@ expect_status 0 "$PROFHUB" summary --format json --top 0 "$before" &&
 expect_status 0 "$PROFHUB" draw treemap "$before" -o "$tmp/tm.svg" &&
     { testrun $check treemap "$tmp/tm.svg" "$tmp/before.json" main
       [ "$status" = 0 ] || fail "treemap: $(cat "$tmp/out")"; }
+# A context tree's treemap, exact: from main.main of the Go profile.
+expect_status 0 "$PROFHUB" draw treemap --root main.main \
+    "$SAMPLES/pprof/gowork.cpu.pb.gz" -o "$tmp/tm2.svg" &&
+    { testrun $check treemap "$tmp/tm2.svg" "$tmp/pprof.json" main.main
+      [ "$status" = 0 ] || fail "pprof treemap: $(cat "$tmp/out")"; }
 if command -v dot >/dev/null 2>&1; then
     expect_status 0 "$PROFHUB" draw callgraph "$before" -o "$tmp/cg.svg" &&
         { testrun $check callgraph "$tmp/cg.svg" "$tmp/before.json" main
@@ -83,6 +88,12 @@ if command -v dot >/dev/null 2>&1; then
         "$before" -o "$tmp/cg2.svg" &&
         { testrun $check callgraph "$tmp/cg2.svg" "$tmp/before.json" count_bits
           [ "$status" = 0 ] || fail "callgraph --root: $(cat "$tmp/out")"; }
+    # C++ names are folded in the boxes, whole in the tooltips.
+    expect_status 0 "$PROFHUB" draw callgraph --root total_area \
+        "$SAMPLES/callgrind/shapes.default.out" -o "$tmp/cg3.svg" &&
+        { grep -q '>total_area(\.\.\.)<' "$tmp/cg3.svg" &&
+          grep -q '<title>total_area(std::vector&lt;' "$tmp/cg3.svg" ||
+          fail "callgraph: C++ names not folded or not whole in tooltips"; }
 else
     echo "note: Graphviz dot is not installed; call graph not drawn"
 fi
