@@ -60,6 +60,7 @@ E2E_TESTS += tests/e2e/cli_collectors.sh
 # Pictures (issue 14): profhub draw against summary's numbers.
 E2E_TESTS += tests/e2e/draw_svg.sh
 EXTRA_DIST += tests/e2e/svgcheck.py
-# ... and in headless Chromium through chromedriver (browser.py).
-E2E_TESTS += tests/e2e/draw_browser.sh
+# ... and in headless Chromium through chromedriver (browser.py); a diff
+# of two runs made under valgrind in the test.
+E2E_TESTS += tests/e2e/draw_browser.sh tests/e2e/draw_diff_live.sh
 EXTRA_DIST += tests/e2e/browser.py
