@@ -9,16 +9,17 @@ cd "$(dirname "$0")"
 # (valgrind, binutils' gprof, Go's pprof), python3 and python3-yaml for
 # the e2e parsers (the YAML report is read back),
 # hyperfine and GNU time for `make bench`; zsh to test the completion
-# script; the third-party callgrind
-# writers that samples/regen.sh runs and the tests compare with (PHP with
-# Xdebug, pyprof2calltree, kcachegrind-converters with Perl's
-# Devel::DProf and its dprofpp).
+# script; the third-party callgrind writers that samples/regen.sh runs and
+# the tests compare with (PHP with Xdebug, pyprof2calltree,
+# kcachegrind-converters with Perl's Devel::DProf and its dprofpp);
+# Graphviz for draw callgraph, Chromium and its WebDriver for the browser
+# test of the pictures.
 PKGS="build-essential autoconf automake libtool pkg-config git
 libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libyaml-dev libelf-dev
 libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
 valgrind binutils golang-go python3 python3-yaml hyperfine time zsh
 php8.2-cli php8.2-xdebug pyprof2calltree kcachegrind-converters
-libdevel-dprof-perl"
+libdevel-dprof-perl graphviz chromium chromium-driver"
 
 missing=
 for p in $PKGS; do

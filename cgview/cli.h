@@ -32,6 +32,8 @@ int ph_cmd_record(int argc, char **argv);      /* cgview/record.c */
 int ph_cmd_collectors(int argc, char **argv);  /* cgview/collectors.c */
 int ph_cmd_diff(int argc, char **argv);        /* cgview/diff.c */
 int ph_cmd_merge(int argc, char **argv);       /* cgview/merge.c */
+int ph_cmd_draw(int argc, char **argv);        /* cgview/draw.c */
+int ph_cmd_report(int argc, char **argv);      /* cgview/report_html.c */
 
 /* profhub --version: release and written formats' versions (version.c). */
 void ph_cli_print_version(FILE *f);

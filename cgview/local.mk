@@ -10,6 +10,8 @@ profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
 	cgview/report_annotate.c cgview/config.c
 profhub_SOURCES += cgview/save.c cgview/diff.c cgview/merge.c
 profhub_SOURCES += cgview/version.c
+# Pictures: SVG through exporters/svg.h, and the HTML report.
+profhub_SOURCES += cgview/draw.c cgview/report_html.c
 profhub_LDADD = libph.la
 profhub_LDADD += $(YAML_LIBS)
 dist_man_MANS += cgview/profhub.1 cgview/cgview.1

@@ -17,6 +17,8 @@ static const ph_command commands[] = {
     { "convert", ph_cmd_convert, "convert a profile to another format" },
     { "diff", ph_cmd_diff, "compare two profiles; gate a CI run with --fail-if" },
     { "merge", ph_cmd_merge, "sum profiles or parts; balance statistics" },
+    { "draw", ph_cmd_draw, "draw a flame graph, diff, treemap or call graph (SVG)" },
+    { "report", ph_cmd_report, "write one HTML page: tables and flame graphs" },
     { "formats", ph_cmd_formats, "list the formats profhub reads and writes" },
     { "record", ph_cmd_record, "run a program under a collector and write its profile" },
     { "collectors", ph_cmd_collectors, "list the collectors with their parameters and metrics" },

@@ -33,6 +33,8 @@ static const ph_format exporters[] = {
                 "speedscope.json", PH_CAP_CONTEXTS),
     PH_EXPORTER(dot, "Graphviz call graph coloured by cost (-O node_threshold=PCT, -O edge_threshold=PCT)",
                 "dot", PH_CAP_CALLS | PH_CAP_NEGATIVE),
+    PH_EXPORTER(svg, "SVG picture: flame graph (-O kind=treemap|callgraph; profhub draw)",
+                "svg", PH_CAP_CONTEXTS | PH_CAP_INLINE),
     { NULL, NULL, NULL, NULL, NULL, NULL, 0 }   /* end of table */
 };
 

@@ -77,3 +77,10 @@ E2E_TESTS += tests/e2e/writer_xdebug.sh tests/e2e/writer_pyprof.sh \
 # diff of two differently named builds (issue 13 item 10), valgrind runs
 # made in the test, against cg_diff and go tool pprof -diff_base.
 E2E_TESTS += tests/e2e/diff_renamed.sh
+# Pictures (issue 14): profhub draw against summary's numbers.
+E2E_TESTS += tests/e2e/draw_svg.sh
+EXTRA_DIST += tests/e2e/svgcheck.py
+# ... and in headless Chromium through chromedriver (browser.py); a diff
+# of two runs made under valgrind in the test.
+E2E_TESTS += tests/e2e/draw_browser.sh tests/e2e/draw_diff_live.sh
+EXTRA_DIST += tests/e2e/browser.py
