@@ -57,3 +57,7 @@ EXTRA_DIST += tests/e2e/summary_json
 E2E_TESTS += tests/e2e/bad_proto.sh
 EXTRA_DIST += tests/bad/pprof tests/bad/drcctprof tests/bad/folded
 E2E_TESTS += tests/e2e/cli_collectors.sh
+# Every report in every format against the outputs saved before reports
+# moved to one emitter (issue 12 item 6).
+E2E_TESTS += tests/e2e/report_shapes.sh
+EXTRA_DIST += tests/e2e/report_shapes
