@@ -23,7 +23,7 @@ extern "C" {
  * per-function histogram credit, "ID:CREDIT:TICKS ..." (gprof truncates
  * bin bounds to 2-byte units, so its credits differ slightly from whole
  * ticks; TICKS guards against a profile changed since it was read). */
-#define PH_GPROF_CREDIT_KEY "gmon.gprof_credit"
+#define PH_GPROF_CREDIT_KEY PH_META_GPROF_CREDIT
 
 typedef struct ph_gprof_fn {
     const ph_func *func;

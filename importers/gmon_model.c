@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gprof.h"
 #include "importers/gmon_priv.h"
 
 /* glibc rounds the histogram's high_pc up from etext by less than this. */
@@ -378,7 +377,7 @@ static void keep_credits(model *m)
         len += (size_t)w;
     }
     if (len)
-        ph_meta_add(m->p, PH_GPROF_CREDIT_KEY, buf);
+        ph_meta_add(m->p, PH_META_GPROF_CREDIT, buf);
     free(buf);
 }
 

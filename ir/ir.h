@@ -90,6 +90,10 @@ PH_API uint32_t ph_str_count(const ph_profile *p);   /* handles 1..count-1 */
  * "duration_nanos", "period", "period_type", "drop_frames" ... .  A key may
  * repeat; ph_meta_get returns the first value. */
 PH_API void ph_meta_add(ph_profile *p, const char *key, const char *value);
+/* Key under which the gmon importer keeps gprof's own per-function
+ * histogram credit, "ID:CREDIT:TICKS ..." (analysis/gprof.h reads it as
+ * PH_GPROF_CREDIT_KEY); here so the importer need not include analysis/. */
+#define PH_META_GPROF_CREDIT "gmon.gprof_credit"
 PH_API const char *ph_meta_get(const ph_profile *p, const char *key);
 PH_API size_t ph_meta_count(const ph_profile *p);
 PH_API void ph_meta_at(const ph_profile *p, size_t i, const char **key,
