@@ -15,7 +15,7 @@
 
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
-#include "importers/drcctprof.pb-c.h"
+#include "proto/drcctprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(drcctprof);
 

@@ -12,7 +12,7 @@
 
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
-#include "importers/pprof.pb-c.h"
+#include "proto/pprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(pprof);
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "importers/importers.h"
-#include "importers/drcctprof.pb-c.h"
-#include "importers/pprof_wire.h"
+#include "proto/drcctprof.pb-c.h"
+#include "proto/pb_read.h"
 
 PH_DECLARE_IMPORTER(drcctprof);
 
@@ -45,7 +45,7 @@ typedef struct reader {
     ph_profile *p;
     const PbProfile *pb;
     ph_pb_index ix;
-    ph_str *strs;
+    ph_pb_strtab st;
     ph_idmap files, funcs, locs, ctxs;
     ph_func **func_of;
     ph_node **node_of;      /* per context index; NULL until built */
@@ -57,28 +57,16 @@ typedef struct reader {
 static int get_str(reader *r, int64_t idx, size_t off, const char *what,
                    ph_str *out)
 {
-    *out = 0;
-    if (idx < 0 || (uint64_t)idx >= r->pb->n_string_table)
-        return ph_input_error_off(r->in, off,
-                                  "%s: string index %" PRId64
-                                  " out of range (table has %zu)",
-                                  what, idx, r->pb->n_string_table);
-    *out = r->strs[idx];
-    return 0;
+    return ph_pb_str(&r->st, idx, off, what, out);
 }
 
+/* The string table, by the rule both protobuf readers share. */
 static int read_strings(reader *r)
 {
-    const PbProfile *pb = r->pb;
-    size_t n = pb->n_string_table;
-    if (n && pb->string_table[0][0] != '\0')
-        return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, 7, 0),
-                                  "string table entry 0 is \"%.40s\", "
-                                  "must be empty", pb->string_table[0]);
-    r->strs = ph_xcalloc(n ? n : 1, sizeof *r->strs);
-    for (size_t i = 1; i < n; i++)
-        r->strs[i] = ph_str_intern0(r->p, pb->string_table[i]);
-    return 0;
+    return ph_pb_strtab_load(&r->st, r->in, r->p, r->pb->string_table,
+                             r->pb->n_string_table,
+                             ph_pb_index_off(&r->ix, PH_DRCC_STRING_TABLE,
+                                             0));
 }
 
 /* Whether a metric name says its values are ids, enums or timestamps. */
@@ -115,7 +103,7 @@ static int read_metric_types(reader *r)
     r->is_str = ph_xcalloc(n + 1, sizeof *r->is_str);
     for (size_t i = 0; i < n; i++) {
         const Drcctprof__Profile__MetricType *mt = pb->metric_type[i];
-        size_t off = ph_pb_index_off(&r->ix, 1, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_METRIC_TYPE, i);
         ph_str des, unit;
         if (get_str(r, mt->des, off, "metric name", &des) < 0 ||
             get_str(r, mt->unit, off, "metric unit", &unit) < 0)
@@ -153,7 +141,9 @@ static int read_symbols(reader *r)
     for (size_t i = 0; i < pb->n_source_file; i++) {
         const Drcctprof__Profile__SourceFile *sf = pb->source_file[i];
         if (ph_idmap_put(&r->files, sf->id, (uint32_t)i) < 0)
-            return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, 6, i),
+            return ph_input_error_off(r->in,
+                                      ph_pb_index_off(&r->ix,
+                                                      PH_DRCC_SOURCE_FILE, i),
                                       "two source files with id %" PRIu64,
                                       sf->id);
     }
@@ -161,7 +151,7 @@ static int read_symbols(reader *r)
     r->func_of = ph_xcalloc(pb->n_function + 1, sizeof *r->func_of);
     for (size_t i = 0; i < pb->n_function; i++) {
         const Drcctprof__Profile__Function *fn = pb->function[i];
-        size_t off = ph_pb_index_off(&r->ix, 5, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_FUNCTION, i);
         ph_str name, sys, fname = 0;
         if (get_str(r, fn->name, off, "function name", &name) < 0 ||
             get_str(r, fn->system_name, off, "function system name",
@@ -173,7 +163,8 @@ static int read_symbols(reader *r)
         int64_t sfi = ph_idmap_get(&r->files, fn->source_file_id);
         if (sfi >= 0) {
             const Drcctprof__Profile__SourceFile *sf = pb->source_file[sfi];
-            size_t soff = ph_pb_index_off(&r->ix, 6, (size_t)sfi);
+            size_t soff = ph_pb_index_off(&r->ix, PH_DRCC_SOURCE_FILE,
+                                          (size_t)sfi);
             ph_str path;
             if (get_str(r, sf->filename, soff, "source file name",
                         &fname) < 0 ||
@@ -187,20 +178,13 @@ static int read_symbols(reader *r)
                                       " names unknown source file id %"
                                       PRIu64, fn->id, fn->source_file_id);
         }
-        if (!name)
-            name = sys;
-        ph_func *f = ph_func_get(r->p, name, fname ? ph_file_get(r->p, fname)
-                                 : NULL, NULL);
-        if (sys && sys != name && !f->mangled)
-            f->mangled = sys;
-        if (!f->line && fn->start_line > 0 && fn->start_line <= UINT32_MAX)
-            f->line = (uint32_t)fn->start_line;
-        r->func_of[i] = f;
+        r->func_of[i] = ph_pb_func(r->p, name, sys, fname, fn->start_line,
+                                   NULL);
     }
     ph_idmap_init(&r->locs, pb->n_location);
     for (size_t i = 0; i < pb->n_location; i++) {
         const Drcctprof__Profile__Location *l = pb->location[i];
-        size_t off = ph_pb_index_off(&r->ix, 4, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_LOCATION, i);
         if (ph_idmap_put(&r->locs, l->id, (uint32_t)i) < 0)
             return ph_input_error_off(r->in, off, "two locations with id %"
                                       PRIu64, l->id);
@@ -218,7 +202,7 @@ static int read_symbols(reader *r)
 static int make_context_node(reader *r, size_t ci, ph_node *parent)
 {
     const Drcctprof__Profile__Context *c = r->pb->context[ci];
-    size_t off = ph_pb_index_off(&r->ix, 3, ci);
+    size_t off = ph_pb_index_off(&r->ix, PH_DRCC_CONTEXT, ci);
     int64_t li = ph_idmap_get(&r->locs, c->location_id);
     ph_node *node = parent;
     if (li < 0 || r->pb->location[li]->n_line == 0) {
@@ -237,9 +221,7 @@ static int make_context_node(reader *r, size_t ci, ph_node *parent)
             const Drcctprof__Profile__Line *ln = l->line[k];
             ph_func *f = r->func_of[ph_idmap_get(&r->funcs,
                                                  ln->function_id)];
-            uint32_t line = ln->line > 0 && ln->line <= UINT32_MAX
-                ? (uint32_t)ln->line : 0;
-            node = ph_node_new(r->p, node, f, NULL, 0, line,
+            node = ph_node_new(r->p, node, f, NULL, 0, ph_pb_line(ln->line),
                                k + 1 < l->n_line ? PH_FRAME_INLINED : 0);
         }
     }
@@ -266,7 +248,9 @@ static int read_contexts(reader *r)
             pb->context[ph_idmap_get(&r->ctxs, c->id)];
         if (first->location_id != c->location_id ||
             first->parent_id != c->parent_id)
-            return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, 3, i),
+            return ph_input_error_off(r->in,
+                                      ph_pb_index_off(&r->ix,
+                                                      PH_DRCC_CONTEXT, i),
                                       "two contexts with id %" PRIu64
                                       " differ in location or parent",
                                       c->id);
@@ -286,7 +270,7 @@ static int read_contexts(reader *r)
             if (pid == 0)
                 break;
             int64_t pi = ph_idmap_get(&r->ctxs, pid);
-            size_t off = ph_pb_index_off(&r->ix, 3, ci);
+            size_t off = ph_pb_index_off(&r->ix, PH_DRCC_CONTEXT, ci);
             if (pi < 0) {
                 rc = ph_input_error_off(r->in, off, "context %" PRIu64
                                         " names unknown parent id %" PRIu64,
@@ -323,7 +307,7 @@ static int read_samples(reader *r)
     int rc = 0;
     for (size_t i = 0; i < pb->n_sample && rc == 0; i++) {
         const Drcctprof__Profile__Sample *s = pb->sample[i];
-        size_t off = ph_pb_index_off(&r->ix, 2, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_SAMPLE, i);
         int64_t ci = ph_idmap_get(&r->ctxs, s->context_id);
         if (ci < 0) {
             rc = ph_input_error_off(r->in, off, "sample %zu names unknown "
@@ -363,7 +347,7 @@ static int read_samples(reader *r)
 static void free_reader(reader *r)
 {
     ph_pb_index_free(&r->ix);
-    free(r->strs);
+    ph_pb_strtab_free(&r->st);
     ph_idmap_free(&r->files);
     ph_idmap_free(&r->funcs);
     ph_idmap_free(&r->locs);
@@ -382,15 +366,13 @@ int ph_drcctprof_read(ph_input *in, ph_profile *p)
     const unsigned char *data = ph_input_data(in);
     size_t len = ph_input_size(in);
     reader r;
-    size_t bad;
-    const char *why;
     memset(&r, 0, sizeof r);
     r.in = in;
     r.p = p;
     ph_profile_set_format(p, "drcctprof");
-    if (ph_pb_index_build(&r.ix, data, len, &bad, &why) < 0) {
+    if (ph_pb_open(&r.ix, in, data, len) < 0) {
         free_reader(&r);
-        return ph_input_error_off(in, bad, "%s", why);
+        return -1;
     }
     r.pb = drcctprof__profile__profile__unpack(NULL, len, data);
     if (!r.pb) {

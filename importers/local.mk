@@ -3,28 +3,9 @@
 libph_la_SOURCES += importers/importers.h importers/importer_registry.c \
 	importers/builtin_events.c
 
-# proto: pprof and drcctprof schemas, compiled by protoc-c at build time.
-# The generated code stays out of git (nodist) and is shared by the pprof
-# and drcctprof importers and exporters.
-PH_PROTOS = importers/pprof.proto importers/drcctprof.proto
-PH_PROTO_GEN = importers/pprof.pb-c.c importers/pprof.pb-c.h \
-	importers/drcctprof.pb-c.c importers/drcctprof.pb-c.h
-nodist_libph_la_SOURCES = $(PH_PROTO_GEN)
-BUILT_SOURCES += $(PH_PROTO_GEN)
-CLEANFILES += $(PH_PROTO_GEN)
-EXTRA_DIST += $(PH_PROTOS)
-importers/pprof.pb-c.c: importers/pprof.proto
-	$(AM_V_GEN)$(MKDIR_P) importers && \
-	$(PROTOC_C) --c_out=. -I$(srcdir) $(srcdir)/importers/pprof.proto
-importers/pprof.pb-c.h: importers/pprof.pb-c.c
-	@:
-importers/drcctprof.pb-c.c: importers/drcctprof.proto
-	$(AM_V_GEN)$(MKDIR_P) importers && \
-	$(PROTOC_C) --c_out=. -I$(srcdir) $(srcdir)/importers/drcctprof.proto
-importers/drcctprof.pb-c.h: importers/drcctprof.pb-c.c
-	@:
-libph_la_SOURCES += importers/pprof_wire.h importers/pprof_wire.c \
-	importers/pprof_in.c importers/drcctprof_in.c importers/folded_in.c
+# pprof, drcctprof (on proto/), folded.
+libph_la_SOURCES += importers/pprof_in.c importers/drcctprof_in.c \
+	importers/folded_in.c
 # cachegrind: cachegrind.out.<pid> reader.
 libph_la_SOURCES += importers/cachegrind_in.c
 # callgrind: scanner, IR builder, the run's files as parts.

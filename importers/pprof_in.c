@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "importers/importers.h"
-#include "importers/pprof.pb-c.h"
-#include "importers/pprof_wire.h"
+#include "proto/pb_read.h"
+#include "proto/pprof.pb-c.h"
 
 PH_DECLARE_IMPORTER(pprof);
 
@@ -57,13 +57,13 @@ typedef struct reader {
     ph_profile *p;
     const PbProfile *pb;
     ph_pb_index ix;
-    ph_str *strs;           /* string table -> interned handles */
+    ph_pb_strtab st;        /* string table -> interned handles */
     ph_idmap maps, funcs, locs;
     ph_object **map_obj;
     ph_func **func_of;      /* made at the first location naming it */
     struct fn_text {
         ph_str name, sys, file;
-        uint32_t line;
+        int64_t line;
     } *fn_text;
     loc_info *loc;
     frame *frames;
@@ -80,14 +80,7 @@ typedef struct reader {
 static int get_str(reader *r, int64_t idx, size_t off, const char *what,
                    ph_str *out)
 {
-    *out = 0;
-    if (idx < 0 || (uint64_t)idx >= r->pb->n_string_table)
-        return ph_input_error_off(r->in, off,
-                                  "%s: string index %" PRId64
-                                  " out of range (table has %zu)",
-                                  what, idx, r->pb->n_string_table);
-    *out = r->strs[idx];
-    return 0;
+    return ph_pb_str(&r->st, idx, off, what, out);
 }
 
 static const char *str_text(reader *r, ph_str s)
@@ -97,22 +90,10 @@ static const char *str_text(reader *r, ph_str s)
 
 static int read_strings(reader *r)
 {
-    const PbProfile *pb = r->pb;
-    if (pb->n_string_table == 0) {
-        if (pb->n_sample || pb->n_sample_type || pb->n_function)
-            return ph_input_error_off(r->in, 0, "string table is empty "
-                                      "(entry 0 must be \"\")");
-        r->strs = ph_xcalloc(1, sizeof *r->strs);
-        return 0;
-    }
-    if (pb->string_table[0][0] != '\0')
-        return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, 6, 0),
-                                  "string table entry 0 is \"%.40s\", "
-                                  "must be empty", pb->string_table[0]);
-    r->strs = ph_xcalloc(pb->n_string_table, sizeof *r->strs);
-    for (size_t i = 1; i < pb->n_string_table; i++)
-        r->strs[i] = ph_str_intern0(r->p, pb->string_table[i]);
-    return 0;
+    return ph_pb_strtab_load(&r->st, r->in, r->p, r->pb->string_table,
+                             r->pb->n_string_table,
+                             ph_pb_index_off(&r->ix, PH_PPROF_STRING_TABLE,
+                                             0));
 }
 
 static void add_meta_i64(ph_profile *p, const char *key, int64_t v)
@@ -130,7 +111,7 @@ static int read_header(reader *r)
     r->slot = ph_xcalloc(nst ? nst : 1, sizeof *r->slot);
     for (size_t i = 0; i < nst; i++) {
         const Perftools__Profiles__ValueType *vt = pb->sample_type[i];
-        size_t off = ph_pb_index_off(&r->ix, 1, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE_TYPE, i);
         ph_str name, unit;
         if (get_str(r, vt->type, off, "sample type", &name) < 0 ||
             get_str(r, vt->unit, off, "sample type unit", &unit) < 0)
@@ -148,7 +129,7 @@ static int read_header(reader *r)
     size_t off = 0;
     if (pb->period_type) {
         ph_str t, u;
-        off = ph_pb_index_off(&r->ix, 11, 0);
+        off = ph_pb_index_off(&r->ix, PH_PPROF_PERIOD_TYPE, 0);
         if (get_str(r, pb->period_type->type, off, "period type", &t) < 0 ||
             get_str(r, pb->period_type->unit, off, "period unit", &u) < 0)
             return -1;
@@ -162,13 +143,16 @@ static int read_header(reader *r)
     if (pb->duration_nanos)
         add_meta_i64(r->p, "duration_nanos", pb->duration_nanos);
     static const struct { int field; const char *key; } strfields[] = {
-        {7, "drop_frames"}, {8, "keep_frames"},
-        {14, "default_sample_type"}, {15, "doc_url"},
+        {PH_PPROF_DROP_FRAMES, "drop_frames"},
+        {PH_PPROF_KEEP_FRAMES, "keep_frames"},
+        {PH_PPROF_DEFAULT_SAMPLE_TYPE, "default_sample_type"},
+        {PH_PPROF_DOC_URL, "doc_url"},
     };
     for (size_t i = 0; i < sizeof strfields / sizeof strfields[0]; i++) {
-        int64_t idx = strfields[i].field == 7 ? pb->drop_frames
-            : strfields[i].field == 8 ? pb->keep_frames
-            : strfields[i].field == 14 ? pb->default_sample_type
+        int f = strfields[i].field;
+        int64_t idx = f == PH_PPROF_DROP_FRAMES ? pb->drop_frames
+            : f == PH_PPROF_KEEP_FRAMES ? pb->keep_frames
+            : f == PH_PPROF_DEFAULT_SAMPLE_TYPE ? pb->default_sample_type
             : pb->doc_url;
         off = ph_pb_index_off(&r->ix, strfields[i].field, 0);
         if (get_str(r, idx, off, strfields[i].key, &s) < 0)
@@ -183,7 +167,7 @@ static int read_header(reader *r)
         dev = ph_event_real(r->p, (size_t)r->slot[pb->n_sample_type - 1]);
     ph_profile_set_default_event(r->p, dev);
     for (size_t i = 0; i < pb->n_comment; i++) {
-        off = ph_pb_index_off(&r->ix, 13, 0);
+        off = ph_pb_index_off(&r->ix, PH_PPROF_COMMENT, 0);
         if (get_str(r, pb->comment[i], off, "comment", &s) < 0)
             return -1;
         ph_meta_add(r->p, "comment", str_text(r, s));
@@ -198,7 +182,7 @@ static int read_mappings(reader *r)
     r->map_obj = ph_xcalloc(pb->n_mapping + 1, sizeof *r->map_obj);
     for (size_t i = 0; i < pb->n_mapping; i++) {
         const Perftools__Profiles__Mapping *m = pb->mapping[i];
-        size_t off = ph_pb_index_off(&r->ix, 3, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_MAPPING, i);
         ph_str name, bid;
         if (get_str(r, m->filename, off, "mapping file name", &name) < 0 ||
             get_str(r, m->build_id, off, "mapping build id", &bid) < 0)
@@ -227,7 +211,7 @@ static int read_functions(reader *r)
     r->fn_text = ph_xcalloc(pb->n_function + 1, sizeof *r->fn_text);
     for (size_t i = 0; i < pb->n_function; i++) {
         const Perftools__Profiles__Function *fn = pb->function[i];
-        size_t off = ph_pb_index_off(&r->ix, 5, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_FUNCTION, i);
         ph_str name, sys, file;
         if (get_str(r, fn->name, off, "function name", &name) < 0 ||
             get_str(r, fn->system_name, off, "function system name",
@@ -237,13 +221,7 @@ static int read_functions(reader *r)
         if (ph_idmap_put(&r->funcs, fn->id, (uint32_t)i) < 0)
             return ph_input_error_off(r->in, off, "two functions with id %"
                                       PRIu64, fn->id);
-        if (!name)
-            name = sys;
-        r->fn_text[i] = (struct fn_text){
-            name, sys, file,
-            fn->start_line > 0 && fn->start_line <= UINT32_MAX
-                ? (uint32_t)fn->start_line : 0,
-        };
+        r->fn_text[i] = (struct fn_text){name, sys, file, fn->start_line};
     }
     return 0;
 }
@@ -255,20 +233,10 @@ static int read_functions(reader *r)
 static ph_func *func_at(reader *r, size_t i, ph_object *obj)
 {
     const struct fn_text *t = &r->fn_text[i];
-    if (r->func_of[i])
-        return r->func_of[i];
-    ph_func *f = ph_func_get(r->p, t->name,
-                             t->file ? ph_file_get(r->p, t->file) : NULL, obj);
-    if (t->sys && t->sys != t->name && !f->mangled)
-        f->mangled = t->sys;
-    if (!f->line)
-        f->line = t->line;
-    return r->func_of[i] = f;
-}
-
-static uint32_t clamp_line(int64_t line)
-{
-    return line > 0 && line <= UINT32_MAX ? (uint32_t)line : 0;
+    if (!r->func_of[i])
+        r->func_of[i] = ph_pb_func(r->p, t->name, t->sys, t->file, t->line,
+                                   obj);
+    return r->func_of[i];
 }
 
 static int read_locations(reader *r)
@@ -282,7 +250,7 @@ static int read_locations(reader *r)
     r->frames = ph_xcalloc(total + 1, sizeof *r->frames);
     for (size_t i = 0; i < pb->n_location; i++) {
         const Perftools__Profiles__Location *l = pb->location[i];
-        size_t off = ph_pb_index_off(&r->ix, 4, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_LOCATION, i);
         loc_info *li = &r->loc[i];
         if (ph_idmap_put(&r->locs, l->id, (uint32_t)i) < 0)
             return ph_input_error_off(r->in, off, "two locations with id %"
@@ -315,7 +283,7 @@ static int read_locations(reader *r)
                                           PRIu64, l->id, ln->function_id);
             frame *fr = &r->frames[r->nframes++];
             fr->func = func_at(r, (size_t)f, li->obj);
-            fr->line = clamp_line(ln->line);
+            fr->line = ph_pb_line(ln->line);
             fr->flags = k + 1 < l->n_line ? PH_FRAME_INLINED : 0;
         }
         li->nframes = (uint32_t)l->n_line;
@@ -376,7 +344,7 @@ static int read_samples(reader *r)
         r->thread_keys[i] = ph_str_intern0(r->p, tkeys[i]);
     for (size_t i = 0; i < pb->n_sample && rc == 0; i++) {
         const Perftools__Profiles__Sample *s = pb->sample[i];
-        size_t off = ph_pb_index_off(&r->ix, 2, i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
         if (s->n_value != nst) {
             rc = ph_input_error_off(r->in, off, "sample %zu has %zu values "
                                     "but the profile has %zu sample types",
@@ -439,7 +407,7 @@ static int read_samples(reader *r)
 static void free_reader(reader *r)
 {
     ph_pb_index_free(&r->ix);
-    free(r->strs);
+    ph_pb_strtab_free(&r->st);
     ph_idmap_free(&r->maps);
     ph_idmap_free(&r->funcs);
     ph_idmap_free(&r->locs);
@@ -461,18 +429,18 @@ int ph_pprof_read(ph_input *in, ph_profile *p)
     const unsigned char *data = ph_input_data(in);
     size_t len = ph_input_size(in);
     reader r;
-    size_t bad;
-    const char *why;
     memset(&r, 0, sizeof r);
     r.in = in;
     r.p = p;
     ph_profile_set_format(p, "pprof");
-    if (ph_pb_index_build(&r.ix, data, len, &bad, &why) < 0) {
+    if (ph_pb_open(&r.ix, in, data, len) < 0) {
         free_reader(&r);
-        return ph_input_error_off(in, bad, "%s", why);
+        return -1;
     }
-    if (r.ix.n[9] > 1) {
-        int rc = ph_input_error_off(in, ph_pb_index_off(&r.ix, 9, 1),
+    if (r.ix.n[PH_PPROF_TIME_NANOS] > 1) {
+        int rc = ph_input_error_off(in, ph_pb_index_off(&r.ix,
+                                                        PH_PPROF_TIME_NANOS,
+                                                        1),
                                     "concatenated profiles detected "
                                     "(time_nanos appears twice)");
         free_reader(&r);

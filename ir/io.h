@@ -170,6 +170,17 @@ PH_API const char *ph_output_option(const ph_output *out, const char *key);
 /* Path the output goes to ("-" for stdout). */
 PH_API const char *ph_output_path(const ph_output *out);
 
+/* Writers record their first error on the output, as readers do on
+ * ph_input: ph_output_error_set(out, fmt, ...) keeps the first message and
+ * returns -1, so a writer can "return ph_output_error_set(...)".  A later
+ * ph_output_commit then fails with that message and leaves nothing behind.
+ * (The write callback's err/errsize arguments stay until the descriptor's
+ * signature changes; writers may use either.) */
+PH_API int ph_output_error_set(ph_output *out, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The recorded writer error, or NULL. */
+PH_API const char *ph_output_error(const ph_output *out);
+
 /* Warnings from writers about what a format cannot hold, once per kind with
  * a count: "profhub: warning: gmon: dropped 12 inlined frames (...)".  The
  * writer calls ph_output_drop(out, "inline", n, "inlined frames (format has

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -48,6 +49,7 @@ struct ph_output {
     unsigned char *zbuf;
     int err_no;          /* first write error (errno), 0 if none */
     const char *err_what;
+    char *msg;           /* first writer error (ph_output_error_set) */
     option_kv *opts;
     size_t nopts;
     drop *drops;
@@ -408,6 +410,7 @@ static void free_output(ph_output *out)
 
     if (out->gzip)
         deflateEnd(&out->zs);
+    free(out->msg);
     for (i = 0; i < out->nopts; i++) {
         free(out->opts[i].key);
         free(out->opts[i].value);
@@ -428,6 +431,12 @@ static void free_output(ph_output *out)
 
 int ph_output_commit(ph_output *out, char *err, size_t errsize)
 {
+    if (out->msg) {
+        /* The writer failed: its message, and no file. */
+        snprintf(err, errsize, "%s", out->msg);
+        ph_output_abort(out);
+        return -1;
+    }
     flush_buf(out);
     if (out->gzip && !out->err_no)
         deflate_bytes(out, NULL, 0, Z_FINISH);
@@ -452,6 +461,26 @@ int ph_output_commit(ph_output *out, char *err, size_t errsize)
     }
     free_output(out);
     return 0;
+}
+
+int ph_output_error_set(ph_output *out, const char *fmt, ...)
+{
+    if (out->msg)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    out->msg = ph_xmalloc((size_t)(n > 0 ? n : 0) + 1);
+    va_start(ap, fmt);
+    vsnprintf(out->msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+const char *ph_output_error(const ph_output *out)
+{
+    return out->msg;
 }
 
 void ph_output_abort(ph_output *out)

@@ -11,6 +11,8 @@ EXTRA_DIST += tests/inject/inject.c
 EXTRA_DIST += tests/e2e/shapes.py
 # The views beside a profile, against go tool pprof, gprof and summary.
 E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
+# ARCHITECTURE.md's arrows, read from the sources.
+E2E_TESTS += tests/e2e/architecture.sh
 TESTS += $(E2E_TESTS)
 EXTRA_DIST += tests/e2e/lib.sh $(E2E_TESTS)
 TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
@@ -84,3 +86,7 @@ EXTRA_DIST += tests/e2e/svgcheck.py
 # of two runs made under valgrind in the test.
 E2E_TESTS += tests/e2e/draw_browser.sh tests/e2e/draw_diff_live.sh
 EXTRA_DIST += tests/e2e/browser.py
+# Every report in every format against the outputs saved before reports
+# moved to one emitter (issue 12 item 6).
+E2E_TESTS += tests/e2e/report_shapes.sh
+EXTRA_DIST += tests/e2e/report_shapes

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "importers/importers.h"
-#include "importers/drcctprof.pb-c.h"
+#include "proto/drcctprof.pb-c.h"
 #include "exporters/exporters.h"
 #include "suites.h"
 
@@ -219,6 +219,13 @@ static void test_errors(void)
     build(&b);
     b.met[0][2].str_value = 40;
     expect_error(&b, "string metric: string index 40 out of range");
+    /* The rule pprof's reader follows too (proto/pb_read.c): no string
+     * table is an error even when nothing else names a string. */
+    build(&b);
+    b.pb.n_string_table = 0;
+    b.pb.n_metric_type = b.pb.n_function = b.pb.n_location = 0;
+    b.pb.n_context = b.pb.n_sample = 0;      /* only the source file left */
+    expect_error(&b, "string table is empty (entry 0 must be \"\")");
 }
 
 static void test_write(void)

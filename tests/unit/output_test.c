@@ -81,6 +81,26 @@ static void put_file(const char *path, const char *text)
     fclose(f);
 }
 
+/* A writer's recorded error: the first one is kept, commit fails with it
+ * and leaves neither the target nor a temporary file. */
+static void test_writer_error(void)
+{
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/werr.out", dir);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    int before = count_entries();
+    CU_ASSERT_PTR_NULL(ph_output_error(out));
+    ph_output_puts(out, "half a file\n");
+    CU_ASSERT_EQUAL(ph_output_error_set(out, "event %s: %d", "Ir", 7), -1);
+    CU_ASSERT_EQUAL(ph_output_error_set(out, "second"), -1);
+    CU_ASSERT_STRING_EQUAL(ph_output_error(out), "event Ir: 7");
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "event Ir: 7");
+    CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+    CU_ASSERT_EQUAL(count_entries(), before - 1);
+}
+
 static void test_commit(void)
 {
     char path[128], err[256];
@@ -318,6 +338,7 @@ void ph_test_register_output(void)
     CU_add_test(s, "symlink target", test_symlink);
     CU_add_test(s, "open failures", test_open_failures);
     CU_add_test(s, "write error", test_write_error);
+    CU_add_test(s, "writer error recorded on the output", test_writer_error);
     CU_add_test(s, "options and drops", test_options_and_drops);
     CU_add_test(s, "cleanup on a signal", test_cleanup);
 }

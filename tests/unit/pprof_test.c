@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "importers/importers.h"
-#include "importers/pprof.pb-c.h"
+#include "proto/pprof.pb-c.h"
 #include "exporters/exporters.h"
 #include "suites.h"
 
@@ -265,6 +265,9 @@ static void test_read_errors(void)
     build(&b);
     b.strs[0] = "x";
     expect_error(&b, "string table entry 0 is \"x\", must be empty");
+    build(&b);
+    b.pb.n_string_table = 0;
+    expect_error(&b, "string table is empty (entry 0 must be \"\")");
     build(&b);
     b.lab.key = -1;
     expect_error(&b, "label key: string index -1 out of range");

@@ -1,17 +1,18 @@
-/* pprof_wire.h -- protobuf wire-level helpers shared by the pprof and
- * drcctprof modules (importers only): a top-level field walker that gives
+/* pb_wire.h -- protobuf wire-level helpers shared by the pprof and
+ * drcctprof readers: a top-level field walker that gives
  * byte offsets for error messages, the sniff vote that tells the two
  * formats apart, and a small uint64 id -> index map. */
-#ifndef PH_PPROF_WIRE_H
-#define PH_PPROF_WIRE_H
+#ifndef PH_PB_WIRE_H
+#define PH_PB_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/pb_fields.h"
+
 /* Offsets of the top-level fields of a protobuf message, by field number
  * (1..PH_PB_MAXFIELD); occurrences of repeated fields keep their order, so
  * off[f][i] is where the i-th element of repeated field f starts. */
-#define PH_PB_MAXFIELD 15
 typedef struct ph_pb_index {
     size_t *off[PH_PB_MAXFIELD + 1];
     size_t n[PH_PB_MAXFIELD + 1];
@@ -46,4 +47,4 @@ int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx);
 /* Index for id, or -1 when absent. */
 int64_t ph_idmap_get(const ph_idmap *m, uint64_t id);
 
-#endif /* PH_PPROF_WIRE_H */
+#endif /* PH_PB_WIRE_H */

@@ -1,5 +1,5 @@
-/* pprof_wire.c -- protobuf at the wire level, for the pprof and drcctprof
- * importers: decoding itself is protobuf-c's job; this file walks the
+/* pb_wire.c -- protobuf at the wire level, for the pprof and drcctprof
+ * readers: decoding itself is protobuf-c's job; this file walks the
  * top-level fields to know byte offsets (error messages name the offset of
  * the bad sample or location), votes on which schema a buffer follows, and
  * maps the files' 64-bit ids to dense indices. */
@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "ir.h"
-#include "importers/pprof_wire.h"
+#include "proto/pb_fields.h"
+#include "proto/pb_wire.h"
 
 /* Read a varint at *pos; 0 on success, -1 when truncated or too long. */
 static int read_varint(const unsigned char *d, size_t len, size_t *pos,
@@ -164,9 +165,9 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
         if (wt == 0) {
             if (read_varint(data, len, &pos, &v) < 0)
                 break;
-            if (f >= 1 && f <= 6)
+            if (f <= PH_PPROF_STRING_TABLE)
                 return 0;                /* repeated messages in both */
-            if (f >= 7)
+            if (f >= PH_PPROF_DROP_FRAMES)
                 pprof += 3;              /* drop_frames, time_nanos, ... */
             fields++;
             continue;
@@ -184,7 +185,7 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
         size_t mlen = (size_t)v;
         pos += mlen;
         fields++;
-        if (f == 6) {
+        if (f == PH_PPROF_STRING_TABLE) {   /* = PH_DRCC_SOURCE_FILE */
             int64_t sh = message_shape(m, mlen);
             if (mlen > 0 && looks_like_text(m, mlen))
                 pprof += 2;              /* a string of the table */
@@ -194,14 +195,14 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
                 return 0;
             continue;
         }
-        if (f == 7) {
+        if (f == PH_DRCC_STRING_TABLE) {
             drcc += 3;                   /* string table */
             continue;
         }
-        if (f > 7) {
-            if (f == 11 && message_shape(m, mlen) >= 0)
+        if (f > PH_DRCC_STRING_TABLE) {
+            if (f == PH_PPROF_PERIOD_TYPE && message_shape(m, mlen) >= 0)
                 pprof += 3;              /* period_type */
-            else if (f == 11)
+            else if (f == PH_PPROF_PERIOD_TYPE)
                 return 0;
             else
                 pprof += 1;              /* packed comments */
@@ -210,19 +211,27 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
         int64_t sh = message_shape(m, mlen);
         if (sh < 0)
             return 0;
-        if (f == 1 && SEEN(sh, 3, 0))
+        if (f == PH_DRCC_METRIC_TYPE && SEEN(sh, PH_DRCC_METRIC_TYPE_DES, 0))
             drcc += 2;                   /* MetricType.des */
-        if (f == 3 && SEEN(sh, 4, 1))
+        if (f == PH_DRCC_CONTEXT && SEEN(sh, PH_DRCC_CONTEXT_CHILDREN_ID, 1))
             drcc += 3;                   /* Context.children_id (packed) */
-        if (f == 3 && (SEEN(sh, 5, 0) || SEEN(sh, 6, 0) || SEEN(sh, 7, 0)))
+        if (f == PH_PPROF_MAPPING &&
+            (SEEN(sh, PH_PPROF_MAPPING_FILENAME, 0) ||
+             SEEN(sh, PH_PPROF_MAPPING_BUILD_ID, 0) ||
+             SEEN(sh, PH_PPROF_MAPPING_HAS_FUNCTIONS, 0)))
             pprof += 3;                  /* Mapping filename, build id */
-        if (f == 4 && SEEN(sh, 2, 1))
+        if (f == PH_DRCC_LOCATION && SEEN(sh, PH_DRCC_LOCATION_LINE, 1))
             drcc += 2;                   /* Location.line at field 2 */
-        if (f == 4 && (SEEN(sh, 4, 1) || SEEN(sh, 3, 0)))
+        if (f == PH_PPROF_LOCATION &&
+            (SEEN(sh, PH_PPROF_LOCATION_LINE, 1) ||
+             SEEN(sh, PH_PPROF_LOCATION_ADDRESS, 0)))
             pprof += 2;                  /* Location.line at 4, address */
-        if (f == 2 && (SEEN(sh, 1, 1) || SEEN(sh, 3, 1)))
+        if (f == PH_PPROF_SAMPLE &&
+            (SEEN(sh, PH_PPROF_SAMPLE_LOCATION_ID, 1) ||
+             SEEN(sh, PH_PPROF_SAMPLE_LABEL, 1)))
             pprof += 1;                  /* Sample.location_id packed */
-        if (f == 2 && SEEN(sh, 1, 0) && SEEN(sh, 2, 1))
+        if (f == PH_DRCC_SAMPLE && SEEN(sh, PH_DRCC_SAMPLE_CONTEXT_ID, 0) &&
+            SEEN(sh, PH_DRCC_SAMPLE_METRIC, 1))
             drcc += 1;                   /* context_id + Metric */
     }
     if (fields == 0)

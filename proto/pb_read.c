@@ -1,0 +1,75 @@
+/* pb_read.c -- the reader helpers the pprof and drcctprof importers share
+ * (see pb_read.h). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "proto/pb_read.h"
+
+int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
+               size_t len)
+{
+    size_t bad;
+    const char *why;
+    if (ph_pb_index_build(ix, data, len, &bad, &why) == 0)
+        return 0;
+    return ph_input_error_off(in, bad, "%s", why);
+}
+
+int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
+                      char *const *table, size_t n, size_t off)
+{
+    t->in = in;
+    t->n = n;
+    t->strs = NULL;
+    if (n == 0)
+        return ph_input_error_off(in, 0, "string table is empty "
+                                  "(entry 0 must be \"\")");
+    if (table[0][0] != '\0')
+        return ph_input_error_off(in, off, "string table entry 0 is "
+                                  "\"%.40s\", must be empty", table[0]);
+    t->strs = ph_xcalloc(n, sizeof *t->strs);
+    for (size_t i = 1; i < n; i++)
+        t->strs[i] = ph_str_intern0(p, table[i]);
+    return 0;
+}
+
+void ph_pb_strtab_free(ph_pb_strtab *t)
+{
+    free(t->strs);
+    t->strs = NULL;
+    t->n = 0;
+}
+
+int ph_pb_str(const ph_pb_strtab *t, int64_t idx, size_t off,
+              const char *what, ph_str *out)
+{
+    *out = 0;
+    if (idx < 0 || (uint64_t)idx >= t->n)
+        return ph_input_error_off(t->in, off,
+                                  "%s: string index %" PRId64
+                                  " out of range (table has %zu)",
+                                  what, idx, t->n);
+    *out = t->strs[idx];
+    return 0;
+}
+
+ph_func *ph_pb_func(ph_profile *p, ph_str name, ph_str system_name,
+                    ph_str file, int64_t start_line, ph_object *obj)
+{
+    if (!name)
+        name = system_name;
+    ph_func *f = ph_func_get(p, name, file ? ph_file_get(p, file) : NULL,
+                             obj);
+    if (system_name && system_name != name && !f->mangled)
+        f->mangled = system_name;
+    if (!f->line)
+        f->line = ph_pb_line(start_line);
+    return f;
+}
+
+uint32_t ph_pb_line(int64_t line)
+{
+    return line > 0 && line <= UINT32_MAX ? (uint32_t)line : 0;
+}
