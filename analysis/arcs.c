@@ -40,7 +40,9 @@ static ph_arcs *collect(ph_profile *p, const ph_func *f, int part,
     ph_arcs *a = ph_xcalloc(1, sizeof *a);
     size_t cap = 0, w = ph_event_nreal(p);
     if (callers) {
-        for (const ph_call *c = f->calls_in; c; c = c->next_in) {
+        ph_call_iter it;
+        for (const ph_call *c = ph_calls_in(&it, p, f); c;
+             c = ph_call_next(&it)) {
             if (!ph_part_selected(c->part, part) || c->caller == f)
                 continue;
             ph_arc *arc = arc_for(a, c->caller, w, &cap);
@@ -48,7 +50,9 @@ static ph_arcs *collect(ph_profile *p, const ph_func *f, int part,
             ph_vec_add_call(arc->incl, c, w);
         }
     } else {
-        for (const ph_call *c = f->calls_out; c; c = c->next_out) {
+        ph_call_iter it;
+        for (const ph_call *c = ph_calls_out(&it, p, f); c;
+             c = ph_call_next(&it)) {
             if (!ph_part_selected(c->part, part) || c->callee == f)
                 continue;
             ph_arc *arc = arc_for(a, c->callee, w, &cap);

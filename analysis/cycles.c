@@ -25,13 +25,21 @@ struct ph_cycles {
 typedef struct frame {
     uint32_t v;
     const ph_call *next;
+    ph_call_iter it;        /* next points into it */
 } frame;
 
-static const ph_call *next_edge(const ph_call *c, int part)
+static const ph_call *next_edge(ph_call_iter *it, const ph_call *c, int part)
 {
     while (c && (c->callee == c->caller || !ph_part_selected(c->part, part)))
-        c = c->next_out;
+        c = ph_call_next(it);
     return c;
+}
+
+static void push_frame(frame *fr, ph_profile *p, uint32_t v, int part)
+{
+    fr->v = v;
+    fr->next = next_edge(&fr->it, ph_calls_out(&fr->it, p, ph_func_at(p, v)),
+                         part);
 }
 
 static uint32_t *find_components(ph_profile *p, int part, size_t n,
@@ -51,23 +59,20 @@ static uint32_t *find_components(ph_profile *p, int part, size_t n,
         if (index[root])
             continue;
         cp = 0;
-        calls[cp++] = (frame){(uint32_t)root,
-                              next_edge(ph_func_at(p, root)->calls_out, part)};
+        push_frame(&calls[cp++], p, (uint32_t)root, part);
         index[root] = low[root] = ++counter;
         stack[sp++] = (uint32_t)root;
         on[root] = 1;
         while (cp) {
             frame *fr = &calls[cp - 1];
             if (fr->next) {
-                const ph_call *c = fr->next;
-                fr->next = next_edge(c->next_out, part);
-                uint32_t w = c->callee->id - 1;
+                uint32_t w = fr->next->callee->id - 1;
+                fr->next = next_edge(&fr->it, ph_call_next(&fr->it), part);
                 if (!index[w]) {
                     index[w] = low[w] = ++counter;
                     stack[sp++] = w;
                     on[w] = 1;
-                    calls[cp++] = (frame){w, next_edge(c->callee->calls_out,
-                                                       part)};
+                    push_frame(&calls[cp++], p, w, part);
                 } else if (on[w] && index[w] < low[fr->v]) {
                     low[fr->v] = index[w];
                 }
@@ -152,14 +157,17 @@ ph_cycles *ph_cycles_find(ph_profile *p, int part)
         ph_vec_add(mi, self, w);
         ph_vec_add(c->self + (k - 1) * w, self, w);
         ph_vec_add(c->incl + (k - 1) * w, self, w);
-        for (const ph_call *e = f->calls_out; e; e = e->next_out) {
+        ph_call_iter it;
+        for (const ph_call *e = ph_calls_out(&it, p, f); e;
+             e = ph_call_next(&it)) {
             if (!ph_part_selected(e->part, part) || e->callee == f ||
                 c->cycle_of[e->callee->id - 1] == k)
                 continue;
             ph_vec_add_call(mi, e, w);
             ph_vec_add_call(c->incl + (k - 1) * w, e, w);
         }
-        for (const ph_call *e = f->calls_in; e; e = e->next_in)
+        for (const ph_call *e = ph_calls_in(&it, p, f); e;
+             e = ph_call_next(&it))
             if (ph_part_selected(e->part, part) &&
                 c->cycle_of[e->caller->id - 1] != k)
                 c->calls[k - 1] += e->count;

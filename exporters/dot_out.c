@@ -105,8 +105,8 @@ static void flat_edges(ph_profile *p, const ph_event *ev, graph *g)
 {
     size_t w = ph_event_nreal(p);
     int64_t *v = ph_xcalloc(w + 1, sizeof *v);
-    for (size_t i = 0; i < ph_call_count(p); i++) {
-        const ph_call *c = ph_call_at(p, i);
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         if (!c->caller || !c->callee || c->caller == c->callee)
             continue;
         for (size_t k = 0; k < w; k++)

@@ -103,19 +103,34 @@ static void test_call_lists_in_add_order(void)
 {
     example ex;
     const ph_call *c;
+    ph_call_iter it;
     build_example(&ex);
-    c = ex.main_f->calls_out;
+    c = ph_calls_out(&it, ex.p, ex.main_f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->callee, ex.parse_f);
-    CU_ASSERT_PTR_EQUAL(c->next_out->callee, ex.helper_f);
-    CU_ASSERT_PTR_NULL(c->next_out->next_out);
-    c = ex.helper_f->calls_in;
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->callee, ex.helper_f);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
+    c = ph_calls_in(&it, ex.p, ex.helper_f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, ex.main_f);
-    CU_ASSERT_PTR_EQUAL(c->next_in->caller, ex.parse_f);
-    CU_ASSERT_PTR_NULL(c->next_in->next_in);
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->caller, ex.parse_f);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
     CU_ASSERT_EQUAL(ph_call_count(ex.p), 3);
-    CU_ASSERT_PTR_EQUAL(ph_call_at(ex.p, 0)->callee, ex.parse_f);
-    CU_ASSERT_EQUAL(ph_call_incl(ph_call_at(ex.p, 2), 1), 20);
-    CU_ASSERT_EQUAL(ph_call_incl(ph_call_at(ex.p, 2), 5), 0);
+    /* every call: by caller (main, then parse), then in the order added */
+    c = ph_calls_all(&it, ex.p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->callee, ex.parse_f);
+    ph_call_next(&it);
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->caller, ex.parse_f);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 1), 20);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 5), 0);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
     ph_profile_free(ex.p);
 }
 
@@ -294,6 +309,7 @@ static void test_flatten_records(void)
     ph_func *in = ph_func_get(p, ph_str_intern0(p, "inl"), fl, NULL);
     ph_node *r, *n1, *n2;
     const ph_call *c;
+    ph_call_iter ci;
     ph_row_iter it;
     ph_row row;
     ph_event_add(p, "cpu");
@@ -305,7 +321,8 @@ static void test_flatten_records(void)
     ph_sample_add(p, n2, NULL, (int64_t[]){ 10 }, 1, NULL, 0);
     ph_profile_flatten(p);
     CU_ASSERT_EQUAL_FATAL(ph_call_count(p), 2);
-    c = ph_call_at(p, 0);
+    c = ph_calls_all(&ci, p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, m);
     CU_ASSERT_PTR_EQUAL(c->callee, a);
     CU_ASSERT_EQUAL(c->addr, 0x100);
@@ -314,7 +331,8 @@ static void test_flatten_records(void)
     CU_ASSERT_EQUAL(c->target_line, 20);
     CU_ASSERT_EQUAL(c->count, 3);
     CU_ASSERT_EQUAL(ph_call_incl(c, 0), 17);
-    c = ph_call_at(p, 1);
+    c = ph_call_next(&ci);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, a);
     CU_ASSERT_PTR_EQUAL(c->callee, in);
     CU_ASSERT_EQUAL(c->count, 1);
