@@ -62,7 +62,8 @@ def size_of(path):
 def hyper(name, cmd, n):
     """Median wall and mean CPU seconds of CMD (a shell string)."""
     out = os.path.join(tmp, "h.json")
-    subprocess.run(["hyperfine", "--style", "none", "--warmup",
+    # -i: a failing command still gets its row (a lost table costs hours)
+    subprocess.run(["hyperfine", "-i", "--style", "none", "--warmup",
                     "1" if n > 1 else "0", "--runs", str(n),
                     "--export-json", out, "-n", name, cmd + " > /dev/null"],
                    check=True, stdout=subprocess.DEVNULL)
@@ -88,11 +89,19 @@ def bench(label, path, ours, peers):
     wall, cpu = hyper(ours[0], ours[1], runs)
     kb = peak_kb(ours[1])
     rows.append((label, mb, ours[0], wall, cpu, mb / wall, kb * 1024 / size, ""))
+    print_row(rows[-1])
     for name, cmd in peers:
         pw, pc = hyper(name, cmd, peer_runs)
         pk = peak_kb(cmd)
         rows.append(("", mb, name, pw, pc, mb / pw, pk * 1024 / size,
                      "%.1fx ours" % (pw / wall)))
+        print_row(rows[-1])
+
+
+def print_row(r):
+    """Each row as soon as it is measured, on stderr; the table at the end."""
+    print("bench: %s %.1f MB %s: %.2f s wall, %.2f s CPU, %.2fx RSS" % (
+        r[0], r[1], r[2], r[3], r[4], r[6]), file=sys.stderr, flush=True)
 
 
 def q(p):
@@ -118,7 +127,8 @@ def main():
         bench("callgrind (cc1, 13 events)", big,
               ("profhub summary", ph + " summary " + q(big)), peers)
         bench("", big, ("profhub info", ph + " info " + q(big)), [])
-        for view in ("--tree", "--butterfly", "--annotate"):
+        # --butterfly and --annotate take a function: main is in every run
+        for view in ("--tree", "--butterfly main", "--annotate main"):
             bench("", big, ("profhub summary " + view,
                             ph + " summary " + view + " " + q(big)), [])
         bench("", big, ("profhub convert -t pprof",
