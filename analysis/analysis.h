@@ -102,12 +102,15 @@ PH_API int ph_flat_is_tree(const ph_flat *v, const ph_call *c);
 /* Call records made by f (out) or into f (in), of every part:
  *   ph_flat_calls it;
  *   for (c = ph_flat_calls_out(&it, v, p, f); c; c = ph_flat_calls_next(&it))
- * A record stays valid while the view does. */
+ * As with ph_call_iter, a record is valid until the next step. */
 typedef struct ph_flat_calls {
     const ph_flat *v;
+    const ph_profile *p;
     const ph_func *f;
     int in;
-    const ph_call *ir;     /* the profile's record to give next */
+    int ir_state;          /* the profile's records: 0 to start, 1 going,
+                              2 done (or held as copies by the view) */
+    ph_call_iter ir;
     size_t k, end;         /* then the view's, by index */
 } ph_flat_calls;
 PH_API const ph_call *ph_flat_calls_out(ph_flat_calls *it, const ph_flat *v,

@@ -26,16 +26,15 @@ static uint32_t *call_graph(const ph_profile *p, int part, size_t n,
                             size_t **first_out)
 {
     size_t *first = ph_xcalloc(n + 1, sizeof *first), m = 0;
-    for (size_t v = 0; v < n; v++)
-        for (const ph_call *c = ph_func_at(p, v)->calls_out; c;
-             c = c->next_out)
-            m += c->callee != c->caller && ph_part_selected(c->part, part);
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        m += c->callee != c->caller && ph_part_selected(c->part, part);
     uint32_t *to = ph_xmalloc((m + 1) * sizeof *to);
     m = 0;
     for (size_t v = 0; v < n; v++) {
         first[v] = m;
-        for (const ph_call *c = ph_func_at(p, v)->calls_out; c;
-             c = c->next_out)
+        for (const ph_call *c = ph_calls_out(&it, p, ph_func_at(p, v)); c;
+             c = ph_call_next(&it))
             if (c->callee != c->caller && ph_part_selected(c->part, part))
                 to[m++] = c->callee->id - 1;
     }
@@ -114,14 +113,17 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
         ph_vec_add(mi, self, w);
         ph_vec_add(c->self + (k - 1) * w, self, w);
         ph_vec_add(c->incl + (k - 1) * w, self, w);
-        for (const ph_call *e = f->calls_out; e; e = e->next_out) {
+        ph_call_iter it;
+        for (const ph_call *e = ph_calls_out(&it, p, f); e;
+             e = ph_call_next(&it)) {
             if (!ph_part_selected(e->part, part) || e->callee == f ||
                 c->cycle_of[e->callee->id - 1] == k)
                 continue;
             ph_vec_add_call(mi, e, w);
             ph_vec_add_call(c->incl + (k - 1) * w, e, w);
         }
-        for (const ph_call *e = f->calls_in; e; e = e->next_in)
+        for (const ph_call *e = ph_calls_in(&it, p, f); e;
+             e = ph_call_next(&it))
             if (ph_part_selected(e->part, part) &&
                 c->cycle_of[e->caller->id - 1] != k)
                 c->calls[k - 1] += e->count;

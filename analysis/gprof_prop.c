@@ -81,14 +81,15 @@ static double self_of(const ph_profile *p, const ph_func *f, const ph_event *ev,
 /* Calls of the selected part(s), summed per (caller, callee). */
 static rawarc *collect_arcs(const ph_profile *p, int part, size_t *n_out)
 {
-    size_t nc = ph_call_count(p), n = 0;
+    size_t nc = ph_call_count(p), n = 0, seq = 0;
     rawarc *r = ph_xmalloc((nc ? nc : 1) * sizeof *r);
+    ph_call_iter it;
 
-    for (size_t i = 0; i < nc; i++) {
-        const ph_call *c = ph_call_at(p, i);
+    for (const ph_call *c = ph_calls_all(&it, p); c;
+         c = ph_call_next(&it), seq++) {
         if (part != PH_ALL_PARTS && (!c->part || (int)c->part->index != part))
             continue;
-        r[n++] = (rawarc){c->caller->id - 1, c->callee->id - 1, c->count, i};
+        r[n++] = (rawarc){c->caller->id - 1, c->callee->id - 1, c->count, seq};
     }
     ph_qsort(r, n, sizeof *r, cmp_raw);
     size_t m = 0;

@@ -254,16 +254,18 @@ static void copy_flat(merger *m)
                            m->dw);
         }
     }
-    for (size_t i = 0; i < ph_call_count(src); i++) {
-        const ph_call *c = ph_call_at(src, i);
+    ph_call_iter ci;
+    for (const ph_call *c = ph_calls_all(&ci, src); c; c = ph_call_next(&ci)) {
         const int64_t *incl = c->incl ? map_vec(m, c->incl, c->width) : NULL;
         ph_call_add(m->dst, map_func(m, c->caller), part_of(m, c->part),
                     c->addr, c->line, map_file(m, c->file),
                     map_func(m, c->callee), c->target_addr, c->target_line,
                     c->count, incl, incl ? m->dw : 0);
     }
-    for (size_t i = 0; i < ph_jump_count(src); i++) {
-        ph_jump j = *ph_jump_at(src, i);
+    ph_jump_iter ji;
+    for (const ph_jump *jp = ph_jumps_all(&ji, src); jp;
+         jp = ph_jump_next(&ji)) {
+        ph_jump j = *jp;
         j.from = map_func(m, j.from);
         j.to = map_func(m, j.to);
         j.part = part_of(m, j.part);

@@ -228,8 +228,8 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         const ph_func *f = ph_func_at(p, i);
         ph_vec_add(self + (gof[i] - 1) * w, ph_func_self(p, f, o->part), w);
     }
-    for (size_t i = 0; i < ph_call_count(p); i++) {
-        const ph_call *c = ph_call_at(p, i);
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         if (!ph_part_selected(c->part, o->part))
             continue;
         uint32_t gc = gof[c->caller->id - 1], ge = gof[c->callee->id - 1];
@@ -246,8 +246,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     unsigned char *called = ph_xcalloc(nf + 1, 1);
     int64_t *roots = ph_xcalloc(ng * w + 1, sizeof *roots);
     unsigned char *has_root = ph_xcalloc(ng + 1, 1);
-    for (size_t i = 0; i < ph_call_count(p); i++) {
-        const ph_call *c = ph_call_at(p, i);
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         if (ph_part_selected(c->part, o->part) && c->caller != c->callee &&
             c->incl)
             called[c->callee->id - 1] = 1;

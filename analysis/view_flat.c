@@ -347,9 +347,8 @@ static const ph_call *start(ph_flat_calls *it, const ph_flat *v,
     it->v = v;
     it->f = f;
     it->in = in;
-    (void)p;
-    if (!v->ncopies)
-        it->ir = in ? f->calls_in : f->calls_out;
+    it->p = p;
+    it->ir_state = v->ncopies ? 2 : 0;
     it->k = in ? v->in_first[f->id - 1] : v->out_first[f->id - 1];
     it->end = in ? v->in_first[f->id] : v->out_first[f->id];
     return ph_flat_calls_next(it);
@@ -369,10 +368,14 @@ const ph_call *ph_flat_calls_in(ph_flat_calls *it, const ph_flat *v,
 
 const ph_call *ph_flat_calls_next(ph_flat_calls *it)
 {
-    if (it->ir) {
-        const ph_call *c = it->ir;
-        it->ir = it->in ? c->next_in : c->next_out;
-        return c;
+    if (it->ir_state < 2) {
+        const ph_call *c = it->ir_state == 0
+            ? (it->in ? ph_calls_in(&it->ir, it->p, it->f)
+                      : ph_calls_out(&it->ir, it->p, it->f))
+            : ph_call_next(&it->ir);
+        it->ir_state = c ? 1 : 2;
+        if (c)
+            return c;
     }
     if (it->k < it->end) {
         size_t k = it->in ? it->v->in[it->k++] : it->v->out[it->k++];
@@ -386,8 +389,9 @@ const ph_call *ph_flat_calls_next(ph_flat_calls *it)
 
 static int records_lack_costs(const ph_profile *p)
 {
-    for (size_t i = 0; i < ph_call_count(p); i++)
-        if (!ph_call_at(p, i)->incl)
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        if (!c->incl)
             return 1;
     return 0;
 }
@@ -418,10 +422,10 @@ static void gprof_copies(const ph_profile *p, ph_flat *v)
 {
     size_t nc = ph_call_count(p), w = v->width, np = 0;
     pair *pairs = ph_xcalloc(nc + 1, sizeof *pairs);
-    for (size_t i = 0; i < nc; i++) {
-        const ph_call *c = ph_call_at(p, i);
+    ph_call_iter it;
+    const ph_call *c;
+    for (c = ph_calls_all(&it, p); c && np < nc; c = ph_call_next(&it))
         pairs[np++] = (pair){c->caller->id - 1, c->callee->id - 1, 0, NULL};
-    }
     ph_qsort(pairs, np, sizeof *pairs, cmp_pair);
     size_t m = 0;
     for (size_t i = 0; i < np; i++)
@@ -431,11 +435,9 @@ static void gprof_copies(const ph_profile *p, ph_flat *v)
     double *units = ph_xcalloc(np * w + 1, sizeof *units);
     for (size_t i = 0; i < np; i++)
         pairs[i].units = units + i * w;
-    for (size_t i = 0; i < nc; i++) {
-        const ph_call *c = ph_call_at(p, i);
+    for (c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
         find_pair(pairs, np, c->caller->id - 1, c->callee->id - 1)->count +=
             c->count;
-    }
     for (size_t k = 0; k < w; k++) {
         const ph_event *ev = ph_event_real(p, k);
         if (ev->flags & PH_EV_NONADDITIVE)
@@ -453,20 +455,22 @@ static void gprof_copies(const ph_profile *p, ph_flat *v)
     }
     v->copies = ph_xcalloc(nc + 1, sizeof *v->copies);
     v->copy_incl = ph_xcalloc(nc * w + 1, sizeof *v->copy_incl);
-    for (size_t i = 0; i < nc; i++) {
-        ph_call *c = &v->copies[i];
-        *c = *ph_call_at(p, i);
-        const pair *pr = find_pair(pairs, np, c->caller->id - 1,
-                                   c->callee->id - 1);
-        c->incl = v->copy_incl + i * w;
-        c->width = (uint32_t)w;
-        if (c->caller == c->callee || !pr->count)
+    size_t i = 0;
+    for (c = ph_calls_all(&it, p); c && i < nc; c = ph_call_next(&it), i++) {
+        ph_call *cp = &v->copies[i];
+        int64_t *incl = v->copy_incl + i * w;
+        *cp = *c;
+        const pair *pr = find_pair(pairs, np, cp->caller->id - 1,
+                                   cp->callee->id - 1);
+        cp->incl = incl;
+        cp->width = (uint32_t)w;
+        if (cp->caller == cp->callee || !pr->count)
             continue;              /* recursion: inside the caller's cost */
-        double share = (double)c->count / (double)pr->count;
+        double share = (double)cp->count / (double)pr->count;
         for (size_t k = 0; k < w; k++)
-            c->incl[k] = llround(pr->units[k] * share);
+            incl[k] = llround(pr->units[k] * share);
     }
-    v->ncopies = nc;
+    v->ncopies = i;
     free(units);
     free(pairs);
 }

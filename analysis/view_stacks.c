@@ -146,11 +146,13 @@ static void collect_edges(approx *a)
 {
     size_t nc = ph_call_count(a->p);
     int by_cost = 0;
-    for (size_t i = 0; i < nc && !by_cost; i++)
-        by_cost = ph_call_incl(ph_call_at(a->p, i), 0) != 0;
+    ph_call_iter it;
+    const ph_call *c;
+    for (c = ph_calls_all(&it, a->p); c && !by_cost; c = ph_call_next(&it))
+        by_cost = ph_call_incl(c, 0) != 0;
     a->edges = ph_xcalloc(nc + 1, sizeof *a->edges);
-    for (size_t i = 0; i < nc; i++) {
-        const ph_call *c = ph_call_at(a->p, i);
+    for (c = ph_calls_all(&it, a->p); c && a->nedges < nc;
+         c = ph_call_next(&it)) {
         if (!c->caller || !c->callee || c->caller == c->callee)
             continue;
         edge *e = &a->edges[a->nedges++];

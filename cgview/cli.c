@@ -186,7 +186,9 @@ static void draw_progress(void *ctx, size_t done, size_t total)
     clock_gettime(CLOCK_MONOTONIC, &now);
     ms = (long)(now.tv_sec - pr->last.tv_sec) * 1000 +
          (now.tv_nsec - pr->last.tv_nsec) / 1000000;
-    if (pr->drawn && ms < 100)
+    /* last is the start of the load until the first line is drawn: loads
+     * shorter than a second show nothing */
+    if (ms < (pr->drawn ? 100 : 1000))
         return;
     pr->last = now;
     pr->drawn = 1;
@@ -235,8 +237,10 @@ ph_profile *ph_cli_load(const char *path, const char *forced,
     }
     if (exe)
         ph_input_set_exe(in, exe);
-    if (isatty(STDERR_FILENO))
+    if (isatty(STDERR_FILENO)) {
+        clock_gettime(CLOCK_MONOTONIC, &pr.last);
         ph_input_set_progress(in, draw_progress, &pr);
+    }
     p = ph_load_input(in, forced, err, sizeof err);
     clear_progress(&pr);
     if (!p) {

@@ -191,7 +191,9 @@ static void print_calls_at(ph_report *r, const ph_func *f,
     char num[40], cnt[32], fit[PH_REPORT_MAXW + 1];
     ph_part *part = ph_report_part(r);
 
-    for (const ph_call *c = f->calls_out; c; c = c->next_out) {
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_out(&it, r->p, f); c;
+         c = ph_call_next(&it)) {
         const ph_file *cf = c->file ? c->file : f->file;
         if (c->line != line || cf != file || (part && c->part != part))
             continue;
@@ -230,7 +232,9 @@ static void print_file(ph_report *r, const ph_func *f, const lines *ls,
         if (l > wv)
             wv = l;
     }
-    for (const ph_call *c = f->calls_out; c; c = c->next_out) {
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_out(&it, r->p, f); c;
+         c = ph_call_next(&it)) {
         size_t l = strlen(ph_cli_number(num, (double)ph_call_incl(
                                                  c, (size_t)(r->ev->slot >= 0
                                                     ? r->ev->slot : 0)), 1));

@@ -441,12 +441,12 @@ static int choose_event(ph_report *r, const options *o)
  * proportion to calls (analysis/gprof_prop.c), per real event. */
 static int calls_have_costs(ph_profile *p)
 {
-    size_t i, n = ph_call_count(p);
+    ph_call_iter it;
 
-    for (i = 0; i < n; i++)
-        if (ph_call_at(p, i)->incl)
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        if (c->incl)
             return 1;
-    return n == 0;
+    return ph_call_count(p) == 0;
 }
 
 static uint32_t gprof_cycle_of(const ph_table *t, const ph_gprof *g,

@@ -31,8 +31,6 @@ typedef struct cgw {
     ph_file *fl, *cur;
     uint64_t last_addr, last_line;
     int fresh;              /* next position absolute (after fn=) */
-    /* Jumps by source function: jidx[jstart[f->id] .. jstart[f->id+1]). */
-    size_t *jstart, *jidx;
     uint64_t unknown_incl;
     uint64_t unknown_counts;
 } cgw;
@@ -258,32 +256,14 @@ static void write_events(cgw *w, int first)
 /* ------------------------------------------------------------------ */
 /* Body                                                               */
 
-static void index_jumps(cgw *w)
-{
-    size_t nj = ph_jump_count(w->p), nf = ph_func_count(w->p), i;
-    size_t *fill;
-
-    w->jstart = ph_xcalloc(nf + 2, sizeof *w->jstart);
-    w->jidx = ph_xcalloc(nj + 1, sizeof *w->jidx);
-    for (i = 0; i < nj; i++)
-        w->jstart[ph_jump_at(w->p, i)->from->id + 1]++;
-    for (i = 1; i <= nf + 1; i++)
-        w->jstart[i] += w->jstart[i - 1];
-    fill = ph_xcalloc(nf + 2, sizeof *fill);
-    for (i = 0; i < nj; i++) {
-        uint32_t id = ph_jump_at(w->p, i)->from->id;
-        w->jidx[w->jstart[id] + fill[id]++] = i;
-    }
-    free(fill);
-}
-
 static int func_has_data(cgw *w, const ph_func *f, const ph_part *part)
 {
     ph_flat_iter it;
     ph_flat_calls calls;
     ph_row r;
+    ph_jump_iter ji;
     const ph_call *c;
-    size_t j;
+    const ph_jump *jp;
 
     ph_flat_rows_init(&it, w->v, w->p, f, part);
     if (ph_flat_rows_next(&it, &r))
@@ -292,8 +272,8 @@ static int func_has_data(cgw *w, const ph_func *f, const ph_part *part)
          c = ph_flat_calls_next(&calls))
         if (c->part == part)
             return 1;
-    for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++)
-        if (ph_jump_at(w->p, w->jidx[j])->part == part)
+    for (jp = ph_jumps_from(&ji, w->p, f); jp; jp = ph_jump_next(&ji))
+        if (jp->part == part)
             return 1;
     return 0;
 }
@@ -358,8 +338,9 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
     ph_flat_iter it;
     ph_flat_calls calls;
     ph_row r;
+    ph_jump_iter ji;
     const ph_call *c;
-    size_t j;
+    const ph_jump *jp;
 
     if (f->object != w->ob || !w->ob) {
         put_object(w, "ob", f->object);
@@ -384,11 +365,9 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
          c = ph_flat_calls_next(&calls))
         if (c->part == part)
             write_call(w, f, c, zero);
-    for (j = w->jstart[f->id]; j < w->jstart[f->id + 1]; j++) {
-        const ph_jump *jp = ph_jump_at(w->p, w->jidx[j]);
+    for (jp = ph_jumps_from(&ji, w->p, f); jp; jp = ph_jump_next(&ji))
         if (jp->part == part)
             write_jump(w, f, jp);
-    }
     ph_output_puts(w->out, "\n");
 }
 
@@ -480,7 +459,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
         const ph_func *f = ph_func_at(p, i);
         ph_flat_iter it;
         ph_row r;
-        const ph_call *c;
+            const ph_call *c;
         ph_flat_rows_init(&it, w.v, p, f, NULL);
         while (!w.instr && ph_flat_rows_next(&it, &r))
             w.instr = r.addr != 0;
@@ -493,7 +472,6 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
     w.file_id = ph_xcalloc(ph_file_count(p) + 2, sizeof *w.file_id);
     w.fn_id = ph_xcalloc(ph_func_count(p) + 2, sizeof *w.fn_id);
     zero = ph_xcalloc(w.nreal + 1, sizeof *zero);
-    index_jumps(&w);
     write_file_header(&w);
     for (i = 0; i < nparts; i++)
         write_part(&w, i, zero);
@@ -508,8 +486,6 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
     free(w.obj_id);
     free(w.file_id);
     free(w.fn_id);
-    free(w.jstart);
-    free(w.jidx);
     free(zero);
     return 0;
 }

@@ -14,11 +14,11 @@
 
 static int calls_have_costs(const ph_profile *p)
 {
-    size_t n = ph_call_count(p);
-    for (size_t i = 0; i < n; i++)
-        if (ph_call_at(p, i)->incl)
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        if (c->incl)
             return 1;
-    return n == 0;
+    return ph_call_count(p) == 0;
 }
 
 /* gprof's self + children per function entry, per real event. */

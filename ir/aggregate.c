@@ -160,15 +160,14 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
 
 static void fill_calls(ph_profile *p, ph_agg *a, int sel)
 {
-    size_t i;
     a->calls = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *a->calls);
     a->self_calls = ph_xcalloc(a->nfunc ? a->nfunc : 1,
                                sizeof *a->self_calls);
     a->have_calls = 1;
     if (sel == -2)
         return;
-    for (i = 0; i < p->calls.n; i++) {
-        const ph_call *c = p->calls.v[i];
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         if (!part_selected(sel, c->part))
             continue;
         if (c->caller == c->callee)
@@ -186,8 +185,8 @@ static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
     size_t w = a->width, nf = a->nfunc, i, s;
     int64_t *in = alloc_vectors(nf, w), *out = alloc_vectors(nf, w);
     unsigned char *has_in = ph_xcalloc(nf ? nf : 1, 1);
-    for (i = 0; i < p->calls.n; i++) {
-        const ph_call *c = p->calls.v[i];
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         size_t n = c->width < w ? c->width : w;
         if (!c->incl || c->caller == c->callee ||
             !part_selected(sel, c->part))

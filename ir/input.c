@@ -43,6 +43,7 @@ struct ph_input {
     ph_progress_fn progress;
     void *progress_ctx;
     size_t next_progress;
+    size_t dropped;             /* mapped bytes given back (progress) */
     char *error;                /* first error, NULL if none */
     char *full;                 /* error + "\n" + note, built on demand */
     char *note;
@@ -396,8 +397,24 @@ void ph_input_set_progress(ph_input *in, ph_progress_fn fn, void *ctx)
     in->progress_ctx = ctx;
 }
 
+/* Pages of a mapped file this far behind the reader are given back. */
+#define DROP_BEHIND ((size_t)4 << 20)
+
 void ph_input_progress(ph_input *in, size_t done)
 {
+    /* The reader has passed these pages: drop them from memory so that a
+     * big file does not count twice (mapping + profile) in the peak.  A
+     * private, never written file mapping reads them again from the file
+     * if anything touches them later (an error message, a name). */
+    if (in->map && done > in->dropped + 2 * DROP_BEHIND &&
+        done <= in->maplen) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        size_t upto = (done - DROP_BEHIND) & ~(page - 1);
+        if (upto > in->dropped &&
+            madvise((char *)in->map + in->dropped, upto - in->dropped,
+                    MADV_DONTNEED) == 0)
+            in->dropped = upto;
+    }
     if (in->progress)
         in->progress(in->progress_ctx, done, in->size);
 }

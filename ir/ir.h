@@ -199,9 +199,6 @@ typedef struct ph_func {
     uint32_t line;      /* first line, 0 if unknown */
     uint32_t id;        /* 1-based, dense; index into per-function tables */
     uint64_t addr;      /* entry address, 0 if unknown */
-    /* Call lists, filled by ph_call_add; walk with ->next_out / ->next_in. */
-    ph_call *calls_out;
-    ph_call *calls_in;
 } ph_func;
 
 /* Objects and files are found or created by name (0 = unknown). */
@@ -318,6 +315,15 @@ PH_API int ph_row_next(ph_row_iter *it, ph_row *out);
 /* ------------------------------------------------------------------ */
 /* Flat costs: calls and jumps                                        */
 
+/* Calls and jumps are stored compactly per calling function (no struct
+ * per record) and read through iterators that decode one record at a
+ * time into a ph_call (ph_jump) held by the iterator: the pointer an
+ * iterator returns, and c->incl, stay valid until its next step.
+ *   ph_call_iter it;
+ *   for (const ph_call *c = ph_calls_out(&it, p, f); c;
+ *        c = ph_call_next(&it))
+ *       ...;
+ * The iterators hold no heap memory; any number may be live at once. */
 struct ph_call {
     ph_func *caller;
     ph_func *callee;
@@ -328,22 +334,42 @@ struct ph_call {
     uint64_t target_addr; /* callee position as written (callgrind calls=) */
     uint32_t target_line;
     uint64_t count;       /* number of calls */
-    int64_t *incl;        /* inclusive cost of these calls, width nreal at
-                           * creation; NULL when unknown (gprof arcs) */
-    uint32_t width;       /* values in incl */
-    ph_call *next_out;    /* next call made by caller */
-    ph_call *next_in;     /* next call into callee */
+    const int64_t *incl;  /* inclusive cost of these calls, width values;
+                           * NULL when unknown (gprof arcs) */
+    uint32_t width;       /* values in incl (<= nreal) */
 };
 
 /* Add a call record; incl may be NULL (cost unknown). Calls from one site to
  * one callee may be given several times; they are kept as given. */
-PH_API ph_call *ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
-                            uint64_t addr, uint32_t line, ph_file *file,
-                            ph_func *callee, uint64_t target_addr,
-                            uint32_t target_line, uint64_t count,
-                            const int64_t *incl, size_t n);
+PH_API void ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
+                        uint64_t addr, uint32_t line, ph_file *file,
+                        ph_func *callee, uint64_t target_addr,
+                        uint32_t target_line, uint64_t count,
+                        const int64_t *incl, size_t n);
 PH_API size_t ph_call_count(const ph_profile *p);
-PH_API ph_call *ph_call_at(const ph_profile *p, size_t i);  /* in order added */
+
+#define PH_CALL_INLINE 16   /* incl widths decoded into the iterator */
+typedef struct ph_call_iter {
+    const ph_profile *p;
+    uint32_t mode;
+    uint32_t fid;        /* caller whose block is read */
+    size_t pos, end;     /* offset in the block, or in the calls-in index */
+    ph_call call;        /* the current record */
+    int64_t buf[PH_CALL_INLINE];
+} ph_call_iter;
+
+/* First call made by f, in the order added (NULL: none). */
+PH_API const ph_call *ph_calls_out(ph_call_iter *it, const ph_profile *p,
+                                   const ph_func *f);
+/* First call into f: by caller id, then in the order added.  The first use
+ * builds an index (8 bytes per call) kept until a call is added. */
+PH_API const ph_call *ph_calls_in(ph_call_iter *it, const ph_profile *p,
+                                  const ph_func *f);
+/* First of every call: by caller id, then in the order added. */
+PH_API const ph_call *ph_calls_all(ph_call_iter *it, const ph_profile *p);
+/* Next record of the same walk; NULL at the end. */
+PH_API const ph_call *ph_call_next(ph_call_iter *it);
+
 /* Inclusive value in slot (0 beyond width or when unknown). */
 static inline int64_t ph_call_incl(const ph_call *c, size_t slot)
 {
@@ -365,9 +391,23 @@ struct ph_jump {
     uint64_t followed;    /* times it was taken */
     int conditional;      /* jcnd= (1) or jump= (0) */
 };
-PH_API ph_jump *ph_jump_add(ph_profile *p, const ph_jump *j);
+/* Copy *j into the profile (j->from must be set). */
+PH_API void ph_jump_add(ph_profile *p, const ph_jump *j);
 PH_API size_t ph_jump_count(const ph_profile *p);
-PH_API ph_jump *ph_jump_at(const ph_profile *p, size_t i);
+
+typedef struct ph_jump_iter {
+    const ph_profile *p;
+    uint32_t fid;
+    int all;
+    size_t pos;
+    ph_jump jump;        /* the current record */
+} ph_jump_iter;
+/* Jumps from f in the order added, or of every function (by id, then the
+ * order added), like the call iterators. */
+PH_API const ph_jump *ph_jumps_from(ph_jump_iter *it, const ph_profile *p,
+                                    const ph_func *f);
+PH_API const ph_jump *ph_jumps_all(ph_jump_iter *it, const ph_profile *p);
+PH_API const ph_jump *ph_jump_next(ph_jump_iter *it);
 
 /* ------------------------------------------------------------------ */
 /* Context tree                                                       */

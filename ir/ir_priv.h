@@ -98,6 +98,49 @@ static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 32);
 }
 
+/* LEB128 varints, zigzag for signed values (rows.c, calls.c). */
+static inline uint64_t ph_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline int64_t ph_unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static inline unsigned char *ph_put_varint(unsigned char *d, uint64_t v)
+{
+    while (v >= 0x80) {
+        *d++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *d++ = (unsigned char)v;
+    return d;
+}
+
+static inline const unsigned char *ph_get_varint(const unsigned char *s,
+                                                 const unsigned char *end,
+                                                 uint64_t *v)
+{
+    uint64_t r = 0;
+    unsigned shift = 0;
+    if (s < end && *s < 0x80) {   /* the common one-byte case */
+        *v = *s;
+        return s + 1;
+    }
+    while (s < end) {
+        unsigned char c = *s++;
+        if (shift < 64)
+            r |= (uint64_t)(c & 0x7f) << shift;
+        shift += 7;
+        if (!(c & 0x80))
+            break;
+    }
+    *v = r;
+    return s;
+}
+
 /* Sums of costs saturate instead of overflowing (costs come from untrusted
  * files; signed overflow would be undefined, and a wrapped sum turned a
  * huge total negative) and set the flag ph_cost_overflowed() reports. */
@@ -124,13 +167,14 @@ typedef struct ph_strent {
 typedef struct ph_expr ph_expr;       /* events.c */
 typedef struct ph_rowblock ph_rowblock; /* rows.c */
 typedef struct ph_agg ph_agg;         /* aggregate.c */
+typedef struct ph_recblock ph_recblock; /* calls.c */
 
 /* Per-function side table, indexed by id - 1. */
 typedef struct ph_funcx {
     ph_rowblock **blocks;   /* blocks with rows, sorted by part index */
     uint32_t nblocks;
-    ph_call *out_tail;      /* last of f->calls_out (append order) */
-    ph_call *in_tail;       /* last of f->calls_in */
+    ph_recblock *calls;     /* calls made by the function, NULL if none */
+    ph_recblock *jumps;     /* its jumps */
 } ph_funcx;
 
 /* Per-node side table, indexed by id - 1. */
@@ -176,7 +220,9 @@ struct ph_profile {
     unsigned scratch_next;
 
     /* calls and jumps (calls.c) */
-    ph_vec calls, jumps;
+    size_t ncalls, njumps;
+    uint64_t *call_in;      /* index of calls into each function, built */
+    size_t *call_in_start;  /* on first use; see build_in_index */
 
     /* context tree (tree.c) */
     ph_vec nodes, samples;
@@ -233,5 +279,17 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
                  int64_t *acc);
 /* Add every row of f to table, nparts x nreal values, at its part's row. */
 void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table);
+
+/* A cost vector of n values in the rows' encoding (rows.c): bytes it may
+ * take, writing it, and reading it into v (zeroed by the caller; columns
+ * at or beyond nreal skipped). */
+size_t ph_costs_room(const int64_t *cost, size_t n);
+unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n);
+const unsigned char *ph_costs_get(const unsigned char *s,
+                                  const unsigned char *end, int64_t *v,
+                                  size_t nreal);
+/* Profile-owned scratch of n values, handed out round robin (up to
+ * PH_ROW_SCRATCH live at once), for iterators wider than their buffer. */
+int64_t *ph_scratch_take(const ph_profile *p, size_t n);
 
 #endif /* PH_IR_PRIV_H */

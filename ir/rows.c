@@ -72,50 +72,6 @@ void ph_rows_free(ph_profile *p)
     }
 }
 
-static inline uint64_t zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static inline unsigned char *put_varint(unsigned char *d, uint64_t v)
-{
-    while (v >= 0x80) {
-        *d++ = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    *d++ = (unsigned char)v;
-    return d;
-}
-
-static inline const unsigned char *get_varint(const unsigned char *s,
-                                              const unsigned char *end,
-                                              uint64_t *v)
-{
-    uint64_t r;
-    unsigned shift = 7;
-    if (s < end && *s < 0x80) {   /* the common one-byte case */
-        *v = *s;
-        return s + 1;
-    }
-    r = 0;
-    shift = 0;
-    while (s < end) {
-        unsigned char c = *s++;
-        if (shift < 64)
-            r |= (uint64_t)(c & 0x7f) << shift;
-        shift += 7;
-        if (!(c & 0x80))
-            break;
-    }
-    *v = r;
-    return s;
-}
-
 /* ------------------------------------------------------------------ */
 /* Adding                                                              */
 
@@ -181,13 +137,52 @@ static rowchunk *add_chunk(ph_rowblock *b, size_t need)
     return c;
 }
 
+size_t ph_costs_room(const int64_t *cost, size_t n)
+{
+    /* one mask byte per 7 columns up to the last nonzero one, at most 10
+     * bytes per nonzero value */
+    size_t i, hi = 0, need = 1;
+    for (i = 0; i < n; i++) {
+        if (cost[i]) {
+            hi = i + 1;
+            need += 10;
+        }
+    }
+    return need + hi / 7;
+}
+
+unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
+{
+    size_t i, hi = 0;
+    for (i = 0; i < n; i++)
+        if (cost[i])
+            hi = i + 1;
+    if (hi == 0) {
+        *d++ = 0;
+        return d;
+    }
+    for (i = 0; i < hi; i += 7) {
+        unsigned m = 0, k, lim = (unsigned)(hi - i < 7 ? hi - i : 7);
+        for (k = 0; k < lim; k++)
+            if (cost[i + k])
+                m |= 1u << k;
+        if (i + 7 < hi)
+            m |= 0x80;
+        *d++ = (unsigned char)m;
+        for (k = 0; k < lim; k++)
+            if (cost[i + k])
+                d = ph_put_varint(d, ph_zigzag(cost[i + k]));
+    }
+    return d;
+}
+
 void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
                 uint32_t line, ph_file *file, const int64_t *cost, size_t n)
 {
     ph_rowblock *b;
     rowchunk *c;
     unsigned char *d;
-    size_t need, i, hi;
+    size_t need;
     int changed;
     if (!part)
         part = ph_profile_default_part(p);
@@ -196,47 +191,22 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     if (!file)
         file = f->file;
     b = get_block(p, f, part);
-    /* room for this row: its head, one mask byte per 7 columns up to the
-     * last nonzero one, at most 10 bytes per nonzero value */
-    hi = 0;
-    need = 32;
-    for (i = 0; i < n; i++) {
-        if (cost[i]) {
-            hi = i + 1;
-            need += 10;
-        }
-    }
-    need += hi / 7;
+    need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
     c = b->last;
     if (!c || c->cap - c->len < need)
         c = add_chunk(b, need);
     d = c->data + c->len;
     changed = file != b->last_file;
-    d = put_varint(d, zigzag((int64_t)line - (int64_t)b->last_line) << 1 |
+    d = ph_put_varint(d, ph_zigzag((int64_t)line - (int64_t)b->last_line) << 1 |
                           (uint64_t)changed);
-    d = put_varint(d, zigzag((int64_t)(addr - b->last_addr)));
+    d = ph_put_varint(d, ph_zigzag((int64_t)(addr - b->last_addr)));
     if (changed) {
-        d = put_varint(d, file ? file->id : 0);
+        d = ph_put_varint(d, file ? file->id : 0);
         b->last_file = file;
     }
     b->last_addr = addr;
     b->last_line = line;
-    if (hi == 0) {
-        *d++ = 0;
-    } else {
-        for (i = 0; i < hi; i += 7) {
-            unsigned m = 0, k, lim = (unsigned)(hi - i < 7 ? hi - i : 7);
-            for (k = 0; k < lim; k++)
-                if (cost[i + k])
-                    m |= 1u << k;
-            if (i + 7 < hi)
-                m |= 0x80;
-            *d++ = (unsigned char)m;
-            for (k = 0; k < lim; k++)
-                if (cost[i + k])
-                    d = put_varint(d, zigzag(cost[i + k]));
-        }
-    }
+    d = ph_costs_put(d, cost, n);
     c->len = (size_t)(d - c->data);
     p->nrows++;
     ph_profile_invalidate(p);
@@ -268,16 +238,35 @@ decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
         unsigned m = *s++, k;
         for (k = 0; k < 7; k++) {
             if (m & (1u << k)) {
-                s = get_varint(s, end, &x);
+                s = ph_get_varint(s, end, &x);
                 if (col + k < nreal)
-                    v[col + k] = add ? ph_add_sat(v[col + k], unzigzag(x))
-                                     : unzigzag(x);
+                    v[col + k] = add ? ph_add_sat(v[col + k], ph_unzigzag(x))
+                                     : ph_unzigzag(x);
             }
         }
         if (!(m & 0x80))
             break;
     }
     return s;
+}
+
+const unsigned char *ph_costs_get(const unsigned char *s,
+                                  const unsigned char *end, int64_t *v,
+                                  size_t nreal)
+{
+    return decode_costs(s, end, v, nreal, 0, NULL);
+}
+
+int64_t *ph_scratch_take(const ph_profile *p, size_t n)
+{
+    ph_profile *mp = (ph_profile *)p;   /* scratch, not the profile's data */
+    unsigned k = mp->scratch_next++ % PH_ROW_SCRATCH;
+    if (mp->scratch_width[k] < n + 1) {
+        mp->scratch[k] = ph_xrealloc(mp->scratch[k],
+                                     (n + 1) * sizeof *mp->scratch[k]);
+        mp->scratch_width[k] = n + 1;
+    }
+    return mp->scratch[k];
 }
 
 /* First block of f at part index >= from (part NULL) or exactly part. */
@@ -319,16 +308,8 @@ void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
     it->part = part;
     it->wide = NULL;
     if (nreal > 64) {
-        /* Profile-owned scratch, handed out round robin: up to
-         * PH_ROW_SCRATCH wide iterators may be live at once. */
-        ph_profile *mp = (ph_profile *)p;
-        unsigned k = mp->scratch_next++ % PH_ROW_SCRATCH;
-        if (mp->scratch_width[k] < nreal + 1) {
-            mp->scratch[k] = ph_xrealloc(mp->scratch[k],
-                                         (nreal + 1) * sizeof *mp->scratch[k]);
-            mp->scratch_width[k] = nreal + 1;
-        }
-        it->wide = mp->scratch[k];
+        /* Up to PH_ROW_SCRATCH wide iterators may be live at once. */
+        it->wide = ph_scratch_take(p, nreal);
         /* wide[nreal]: columns the previous row may have set, so that a
          * narrow row of a wide profile does not clear every column */
         memset(it->wide, 0, nreal * sizeof *it->wide);
@@ -360,16 +341,16 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
         return 0;
     s = c->data + it->pos;
     end = c->data + c->len;
-    s = get_varint(s, end, &x);
-    it->line = (uint32_t)((int64_t)it->line + unzigzag(x >> 1));
+    s = ph_get_varint(s, end, &x);
+    it->line = (uint32_t)((int64_t)it->line + ph_unzigzag(x >> 1));
     {
         uint64_t a;
-        s = get_varint(s, end, &a);
-        it->addr += (uint64_t)unzigzag(a);
+        s = ph_get_varint(s, end, &a);
+        it->addr += (uint64_t)ph_unzigzag(a);
     }
     if (x & 1) {
         uint64_t id;
-        s = get_varint(s, end, &id);
+        s = ph_get_varint(s, end, &id);
         it->file = (id && id <= it->p->files.n) ? it->p->files.v[id - 1]
                                                 : NULL;
     }
@@ -397,11 +378,11 @@ static void sum_block(const ph_rowblock *b, size_t nreal, int64_t *acc)
         while (s < end) {
             uint64_t v;
             int changed;
-            s = get_varint(s, end, &v);
+            s = ph_get_varint(s, end, &v);
             changed = (int)(v & 1);
-            s = get_varint(s, end, &v);
+            s = ph_get_varint(s, end, &v);
             if (changed)
-                s = get_varint(s, end, &v);
+                s = ph_get_varint(s, end, &v);
             s = decode_costs(s, end, acc, nreal, 1, NULL);
         }
     }

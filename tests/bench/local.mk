@@ -6,12 +6,17 @@ bench: bench-record
 bench-record: all
 	top_srcdir='$(abs_top_srcdir)' PROFHUB='$(abs_top_builddir)/profhub' \
 	$(SHELL) $(abs_top_srcdir)/tests/bench/record_overhead.sh
-# callgrind: profhub summary against callgrind_annotate on a big real file
-# (made by make_big_callgrind.sh under $TMPDIR, never committed).
+# Big inputs (made once outside the tree, never committed) against the
+# peers: one table (bench.py).  bench-callgrind is the older two-tool run.
 EXTRA_DIST += tests/bench/run.sh tests/bench/make_big_callgrind.sh \
-	tests/bench/README.md
-.PHONY: bench-callgrind
-bench: bench-callgrind
+	tests/bench/make_cachegrind.sh tests/bench/make_heap.sh \
+	tests/bench/gen_c.py tests/bench/bench.py \
+	tests/bench/src/manystacks.go tests/bench/README.md
+.PHONY: bench-table bench-callgrind
+bench: bench-table
+bench-table: profhub$(EXEEXT)
+	PROFHUB='$(abs_top_builddir)/profhub$(EXEEXT)' \
+	python3 $(abs_top_srcdir)/tests/bench/bench.py
 bench-callgrind: profhub$(EXEEXT)
 	PROFHUB='$(abs_top_builddir)/profhub$(EXEEXT)' \
 	$(SHELL) $(abs_top_srcdir)/tests/bench/run.sh $(BENCH_INPUT)

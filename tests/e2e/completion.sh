@@ -18,7 +18,7 @@ S=$SAMPLES/callgrind/chain.cache-branch.out
 cat >"$tmp/cases" <<EOF2
 profhub su|summary
 profhub diff --ma|--match
-profhub convert -t s|speedscope
+profhub convert -t s|speedscope svg
 profhub summary -F g|gmon
 profhub summary $S -e D1|D1mr D1mw
 profhub convert $S -o x.dot -O ev|event=Ir event=Dr event=Dw event=I1mr event=D1mr event=D1mw event=ILmr event=DLmr event=DLmw event=Bc event=Bcm event=Bi event=Bim

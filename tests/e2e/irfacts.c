@@ -121,12 +121,11 @@ int main(int argc, char **argv)
         put_key(p, f->file, f);
         put_costs(ph_func_incl(p, f, PH_ALL_PARTS), n);
     }
-    size_t nc = ph_call_count(p);
     int64_t *v = calloc(n ? n : 1, sizeof *v);
     if (!v)
         ph_oom();
-    for (size_t i = 0; i < nc; i++) {
-        ph_call *c = ph_call_at(p, i);
+    ph_call_iter it;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         printf("call\t");
         put_key(p, c->file ? c->file : c->caller->file, c->caller);
         printf("\t");

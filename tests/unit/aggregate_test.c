@@ -105,19 +105,34 @@ static void test_call_lists_in_add_order(void)
 {
     example ex;
     const ph_call *c;
+    ph_call_iter it;
     build_example(&ex);
-    c = ex.main_f->calls_out;
+    c = ph_calls_out(&it, ex.p, ex.main_f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->callee, ex.parse_f);
-    CU_ASSERT_PTR_EQUAL(c->next_out->callee, ex.helper_f);
-    CU_ASSERT_PTR_NULL(c->next_out->next_out);
-    c = ex.helper_f->calls_in;
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->callee, ex.helper_f);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
+    c = ph_calls_in(&it, ex.p, ex.helper_f);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     CU_ASSERT_PTR_EQUAL(c->caller, ex.main_f);
-    CU_ASSERT_PTR_EQUAL(c->next_in->caller, ex.parse_f);
-    CU_ASSERT_PTR_NULL(c->next_in->next_in);
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->caller, ex.parse_f);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
     CU_ASSERT_EQUAL(ph_call_count(ex.p), 3);
-    CU_ASSERT_PTR_EQUAL(ph_call_at(ex.p, 0)->callee, ex.parse_f);
-    CU_ASSERT_EQUAL(ph_call_incl(ph_call_at(ex.p, 2), 1), 20);
-    CU_ASSERT_EQUAL(ph_call_incl(ph_call_at(ex.p, 2), 5), 0);
+    /* every call: by caller (main, then parse), then in the order added */
+    c = ph_calls_all(&it, ex.p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->callee, ex.parse_f);
+    ph_call_next(&it);
+    c = ph_call_next(&it);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_PTR_EQUAL(c->caller, ex.parse_f);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 1), 20);
+    CU_ASSERT_EQUAL(ph_call_incl(c, 5), 0);
+    CU_ASSERT_PTR_NULL(ph_call_next(&it));
     ph_profile_free(ex.p);
 }
 

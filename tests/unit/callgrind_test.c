@@ -225,8 +225,8 @@ static lines describe(ph_profile *p)
             add_line(&l, s);
         }
     }
-    for (i = 0; i < ph_call_count(p); i++) {
-        const ph_call *c = ph_call_at(p, i);
+    ph_call_iter ci;
+    for (const ph_call *c = ph_calls_all(&ci, p); c; c = ph_call_next(&ci)) {
         m = open_memstream(&s, &len);
         fputs("call ", m);
         put_func(m, p, c->caller);
@@ -241,8 +241,8 @@ static lines describe(ph_profile *p)
         fclose(m);
         add_line(&l, s);
     }
-    for (i = 0; i < ph_jump_count(p); i++) {
-        const ph_jump *j = ph_jump_at(p, i);
+    ph_jump_iter ji;
+    for (const ph_jump *j = ph_jumps_all(&ji, p); j; j = ph_jump_next(&ji)) {
         m = open_memstream(&s, &len);
         fputs("jump ", m);
         put_func(m, p, j->from);
@@ -365,8 +365,13 @@ static void test_corner_cases(void)
     CU_ASSERT_EQUAL(ph_func_incl(p, c, PH_ALL_PARTS)[0], 16);
     CU_ASSERT_EQUAL(ph_func_incl(p, c, PH_ALL_PARTS)[1], 2);
     CU_ASSERT_EQUAL(ph_call_count(p), 1);
-    CU_ASSERT_EQUAL(ph_call_at(p, 0)->line, 3);
-    CU_ASSERT_EQUAL(ph_call_at(p, 0)->target_line, 16);
+    {
+        ph_call_iter ci;
+        const ph_call *call = ph_calls_all(&ci, p);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(call);
+        CU_ASSERT_EQUAL(call->line, 3);
+        CU_ASSERT_EQUAL(call->target_line, 16);
+    }
     ph_profile_free(p);
 
     /* positions: instr line, relative subpositions and both jcnd forms;
@@ -379,19 +384,20 @@ static void test_corner_cases(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT_EQUAL(ph_jump_count(p), 3);
     if (ph_jump_count(p) == 3) {
-        const ph_jump *j = ph_jump_at(p, 0);
+        ph_jump_iter ji;
+        const ph_jump *j = ph_jumps_all(&ji, p);
         CU_ASSERT_EQUAL(j->addr, 0x104);
         CU_ASSERT_EQUAL(j->target_addr, 0x10c);
         CU_ASSERT_EQUAL(j->target_line, 1);
         CU_ASSERT_EQUAL(j->followed, 3);
         CU_ASSERT_EQUAL(j->executed, 7);
         CU_ASSERT(j->conditional);
-        j = ph_jump_at(p, 1);
+        j = ph_jump_next(&ji);
         CU_ASSERT_EQUAL(j->executed, 7);
         CU_ASSERT_EQUAL(j->followed, 3);
         CU_ASSERT_EQUAL(j->addr, 0x106);
         CU_ASSERT_EQUAL(j->line, 6);
-        j = ph_jump_at(p, 2);
+        j = ph_jump_next(&ji);
         CU_ASSERT(!j->conditional);
         CU_ASSERT_EQUAL(j->executed, 2);
         CU_ASSERT_EQUAL(j->addr, 0x108);

@@ -115,7 +115,9 @@ static void test_symbols(void)
     ph_func *fa = ph_func_get(p, s, a, o);
     ph_func *fb = ph_func_get(p, s, b, o);
     ph_func *fn = ph_func_get(p, s, NULL, NULL);
-    ph_jump j = { 0 }, *jj;
+    ph_jump j = { 0 };
+    const ph_jump *jj;
+    ph_jump_iter ji, ji2;
     CU_ASSERT_PTR_EQUAL(ph_file_get(p, ph_str_intern0(p, "a.c")), a);
     CU_ASSERT_PTR_EQUAL(ph_object_get(p, 0), unk);
     CU_ASSERT_EQUAL(a->id, 1);
@@ -139,10 +141,11 @@ static void test_symbols(void)
     j.executed = 10;
     j.followed = 4;
     j.conditional = 1;
-    jj = ph_jump_add(p, &j);
-    CU_ASSERT_PTR_NOT_EQUAL(jj, &j);
+    ph_jump_add(p, &j);
     CU_ASSERT_EQUAL(ph_jump_count(p), 1);
-    CU_ASSERT_PTR_EQUAL(ph_jump_at(p, 0), jj);
+    jj = ph_jumps_all(&ji, p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(jj);
+    CU_ASSERT_PTR_NULL(ph_jumps_from(&ji2, p, fb));
     CU_ASSERT_EQUAL(jj->followed, 4);
     CU_ASSERT_PTR_NOT_NULL(jj->part);
     ph_profile_free(p);
