@@ -194,7 +194,9 @@ static void add_blob(review *r, const unsigned char *c, size_t len)
 static int walk(const char *exp, review *r)
 {
     FILE *f = fopen(exp, "rb");
-    unsigned char h[PH_CHUNK_HEADER], *buf = NULL;
+    /* room for the file header first, then each chunk header */
+    unsigned char h[PH_EXP_HEADER_FIXED > PH_CHUNK_HEADER
+                    ? PH_EXP_HEADER_FIXED : PH_CHUNK_HEADER], *buf = NULL;
     uint32_t hl;
 
     if (!f)
@@ -210,7 +212,7 @@ static int walk(const char *exp, review *r)
         return -1;
     }
     buf = ph_xmalloc(PH_CHUNK_MAX);
-    while (fread(h, 1, sizeof h, f) == sizeof h) {
+    while (fread(h, 1, PH_CHUNK_HEADER, f) == PH_CHUNK_HEADER) {
         uint32_t type = ph_get32(h), len = ph_get32(h + 4);
         size_t want;
 
