@@ -50,10 +50,15 @@ done
 # The program exactly as LIBRARY.md shows it.
 sed -n '/^```c$/,/^```$/p' "$top_srcdir/LIBRARY.md" | sed '1d;$d' >"$tmp/totals.c"
 [ -s "$tmp/totals.c" ] || { echo "ERROR: no C example in LIBRARY.md"; exit 99; }
+# A library built with --enable-sanitizers needs its runtime first in the
+# program too (ASan refuses to start otherwise): the same flags then.
+san=
+ldd "$top_builddir/.libs/libprofhub.so" 2>/dev/null | grep -q libasan &&
+    san="-fsanitize=address,undefined"
 # No path of the build tree may leak in: only what pkg-config gives.
 cd "$tmp" || exit 99
-# shellcheck disable=SC2046
-if ! cc -std=c99 -Wall -Wextra -Werror -o totals totals.c \
+# shellcheck disable=SC2046,SC2086
+if ! cc -std=c99 -Wall -Wextra -Werror $san -o totals totals.c \
         $(pc --cflags --libs profhub) 2>"$tmp/cc.err"; then
     cat "$tmp/cc.err"
     fail "the example does not build against the installed library"
