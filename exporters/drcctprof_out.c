@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
+#include "ir/hash.h"
 #include "exporters/out_events.h"
 #include "proto/drcctprof.pb-c.h"
 
@@ -87,7 +88,7 @@ static uint64_t location_id(writer *w, lochash *h, const ph_func *f, uint32_t li
 {
     uint64_t fid = function_id(w, f);
     uint64_t key = fid << 32 | line;
-    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & h->mask;
+    size_t i = (size_t)ph_hash64(key) & h->mask;
     while (h->val[i]) {
         if (h->key[i] == key)
             return h->val[i];

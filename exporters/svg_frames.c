@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "ir/hash.h"
 #include "exporters/svg_frames.h"
 
 static size_t hash_key(uint32_t parent, const ph_func *f, size_t mask)
 {
     uint64_t h = ((uint64_t)parent << 32) ^ (uint64_t)(uintptr_t)f;
-    h *= 0x9e3779b97f4a7c15ull;
-    return (size_t)(h >> 20) & mask;
+    return (size_t)ph_hash64(h) & mask;
 }
 
 static void rehash(ph_frames *fr)

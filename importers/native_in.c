@@ -19,6 +19,7 @@
 
 #include "importers/importers.h"
 #include "importers/native.h"
+#include "ir/hash.h"
 #include "runtime/expfmt.h"
 
 typedef struct proc {
@@ -72,10 +73,9 @@ int ph_native_sniff(const unsigned char *data, size_t len)
 
 static size_t hash_agg(const ph_node *n, const tstate *t, size_t cap)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)n ^ (uint64_t)(uintptr_t)t * 31u) *
-                 0x9e3779b97f4a7c15u;
+    uint64_t h = (uint64_t)(uintptr_t)n ^ (uint64_t)(uintptr_t)t * 31u;
 
-    return (size_t)(h >> 20) & (cap - 1);
+    return (size_t)ph_hash64(h) & (cap - 1);
 }
 
 static void add_count(reader *r, ph_node *node, tstate *ts, uint64_t n)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "importers/native.h"
+#include "ir/hash.h"
 
 /* ------------------------------------------------------------------ */
 /* Per-object tables                                                  */
@@ -389,10 +390,7 @@ static size_t resolve_uncached(ph_nsym *s, uint64_t instance,
 
 static size_t hash_addr(uint64_t instance, uint64_t addr, size_t cap)
 {
-    uint64_t h = (addr ^ (instance * 0x9e3779b97f4a7c15u)) *
-                 0xff51afd7ed558ccdu;
-
-    return (size_t)(h >> 17) & (cap - 1);
+    return (size_t)ph_hash64(addr ^ ph_hash64(instance)) & (cap - 1);
 }
 
 static void grow_cache(ph_nsym *s)
