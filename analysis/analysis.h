@@ -282,6 +282,9 @@ typedef struct ph_merge_opts {
     /* When not NULL: filled with the dst function of each src function
      * (indexed by src id - 1; ph_func_count(src) entries). */
     ph_func **func_map;
+    /* Sum the rows, calls, jumps and samples that land on one place into
+     * one record, in key order, instead of appending them as given. */
+    int coalesce;
 } ph_merge_opts;
 
 /* Add src, scaled, into dst: events by name (real events added as needed,
@@ -291,6 +294,26 @@ typedef struct ph_merge_opts {
  * fill). */
 PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
                           const ph_merge_opts *o);
+
+/* Many profiles summed into one part (events by name, functions by name,
+ * file and object) with memory bounded by the result: every few inputs
+ * and at the end the sum is compacted, records that land on one place
+ * summed into one.  Function ids are kept by compaction; ph_func pointers
+ * into the sum (func_map) hold until the next add.
+ *   ph_merge_stream s;
+ *   ph_merge_stream_init(&s, NULL);   (or options: scale, renames)
+ *   for each input: ph_merge_stream_add(&s, src, NULL); free src;
+ *   ph_profile *sum = ph_merge_stream_finish(&s); */
+typedef struct ph_merge_stream {
+    ph_profile *sum;
+    ph_merge_opts opts;
+    size_t pending;       /* inputs added since the last compaction */
+    size_t inputs;
+} ph_merge_stream;
+PH_API void ph_merge_stream_init(ph_merge_stream *s, const ph_merge_opts *o);
+PH_API void ph_merge_stream_add(ph_merge_stream *s, ph_profile *src,
+                                ph_func **func_map);
+PH_API ph_profile *ph_merge_stream_finish(ph_merge_stream *s);
 
 /* ------------------------------------------------------------------ */
 /* Diff                                                                */

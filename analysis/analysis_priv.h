@@ -43,4 +43,28 @@ static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
         a[i] = ph_cost_add(a[i], ph_call_incl(c, i));
 }
 
+/* Records of nkey id words and width values; ph_sumbuf_fold sorts them by
+ * key and sums equal keys, leaving n records in key order (sumbuf.c). */
+typedef struct ph_sumbuf {
+    size_t nkey, width, n, cap;
+    uint64_t *keys;       /* n * nkey */
+    int64_t *vals;        /* n * width */
+    size_t *order;
+} ph_sumbuf;
+void ph_sumbuf_init(ph_sumbuf *b, size_t nkey, size_t width);
+void ph_sumbuf_free(ph_sumbuf *b);
+/* Empty b for records of this shape (its memory kept when the same). */
+void ph_sumbuf_reset(ph_sumbuf *b, size_t nkey, size_t width);
+/* Append a record with KEY; returns its zeroed values to fill. */
+int64_t *ph_sumbuf_push(ph_sumbuf *b, const uint64_t *key);
+size_t ph_sumbuf_fold(ph_sumbuf *b);
+static inline const uint64_t *ph_sumbuf_key(const ph_sumbuf *b, size_t i)
+{
+    return b->keys + i * b->nkey;
+}
+static inline int64_t *ph_sumbuf_vals(const ph_sumbuf *b, size_t i)
+{
+    return b->vals + i * b->width;
+}
+
 #endif /* PH_ANALYSIS_PRIV_H */

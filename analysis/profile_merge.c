@@ -237,6 +237,130 @@ static ph_part *part_of(merger *m, const ph_part *sp)
     return m->part[sp->index];
 }
 
+/* The dst part of a part index key (0: none). */
+static uint64_t part_key(const ph_part *dp)
+{
+    return dp ? dp->index + 1 : 0;
+}
+
+static ph_part *key_part(const merger *m, uint64_t k)
+{
+    return k ? ph_part_at(m->dst, k - 1) : NULL;
+}
+
+static ph_file *key_file(const merger *m, uint64_t k)
+{
+    return k ? ph_file_at(m->dst, k - 1) : NULL;
+}
+
+static ph_func *key_func(const merger *m, uint64_t k)
+{
+    return k ? ph_func_at(m->dst, k - 1) : NULL;
+}
+
+/* Rows of f with equal (part, line, addr, file) summed into one. */
+static void copy_rows_summed(merger *m, const ph_func *f, ph_func *df,
+                             ph_sumbuf *b)
+{
+    ph_row_iter it;
+    ph_row r;
+    ph_sumbuf_reset(b, 4, m->dw);
+    for (size_t pi = 0; pi < ph_part_count(m->src); pi++) {
+        const ph_part *sp = ph_part_at(m->src, pi);
+        ph_row_iter_init(&it, m->src, f, sp);
+        while (ph_row_next(&it, &r)) {
+            const ph_file *file = map_file(m, r.file);
+            uint64_t key[4] = {part_key(part_of(m, sp)), r.line, r.addr,
+                               file ? file->id : 0};
+            memcpy(ph_sumbuf_push(b, key), map_vec(m, r.cost, m->sw),
+                   m->dw * sizeof *m->vec);
+        }
+    }
+    for (size_t i = 0, n = ph_sumbuf_fold(b); i < n; i++) {
+        const uint64_t *k = ph_sumbuf_key(b, i);
+        ph_row_add(m->dst, df, key_part(m, k[0]), k[2], (uint32_t)k[1],
+                   key_file(m, k[3]), ph_sumbuf_vals(b, i), m->dw);
+    }
+}
+
+/* Calls of f with equal site, callee and target summed (count and
+ * inclusive cost; calls of unknown cost apart from the others). */
+static void copy_calls_summed(merger *m, const ph_func *f, ph_sumbuf *b)
+{
+    ph_call_iter ci;
+    ph_sumbuf_reset(b, 8, m->dw + 1);
+    for (const ph_call *c = ph_calls_out(&ci, m->src, f); c;
+         c = ph_call_next(&ci)) {
+        const ph_file *file = map_file(m, c->file);
+        uint64_t key[8] = {part_key(part_of(m, c->part)), c->line, c->addr,
+                           file ? file->id : 0, map_func(m, c->callee)->id,
+                           c->target_line, c->target_addr, c->incl != NULL};
+        int64_t *v = ph_sumbuf_push(b, key);
+        v[0] = (int64_t)c->count;
+        if (c->incl)
+            memcpy(v + 1, map_vec(m, c->incl, c->width),
+                   m->dw * sizeof *m->vec);
+    }
+    ph_func *df = map_func(m, f);
+    for (size_t i = 0, n = ph_sumbuf_fold(b); i < n; i++) {
+        const uint64_t *k = ph_sumbuf_key(b, i);
+        const int64_t *v = ph_sumbuf_vals(b, i);
+        ph_call_add(m->dst, df, key_part(m, k[0]), k[2], (uint32_t)k[1],
+                    key_file(m, k[3]), key_func(m, k[4]), k[6],
+                    (uint32_t)k[5], (uint64_t)v[0], k[7] ? v + 1 : NULL,
+                    k[7] ? m->dw : 0);
+    }
+}
+
+/* Jumps of f with equal source, target and kind summed. */
+static void copy_jumps_summed(merger *m, const ph_func *f, ph_sumbuf *b)
+{
+    ph_jump_iter ji;
+    ph_sumbuf_reset(b, 9, 2);
+    for (const ph_jump *j = ph_jumps_from(&ji, m->src, f); j;
+         j = ph_jump_next(&ji)) {
+        const ph_file *file = map_file(m, j->file);
+        const ph_file *to_file = map_file(m, j->to_file);
+        const ph_func *to = map_func(m, j->to);
+        uint64_t key[9] = {part_key(part_of(m, j->part)), j->line, j->addr,
+                           file ? file->id : 0, to ? to->id : 0,
+                           to_file ? to_file->id : 0, j->target_line,
+                           j->target_addr, (uint64_t)j->conditional};
+        int64_t *v = ph_sumbuf_push(b, key);
+        v[0] = (int64_t)j->executed;
+        v[1] = (int64_t)j->followed;
+    }
+    for (size_t i = 0, n = ph_sumbuf_fold(b); i < n; i++) {
+        const uint64_t *k = ph_sumbuf_key(b, i);
+        const int64_t *v = ph_sumbuf_vals(b, i);
+        ph_jump j = {.from = map_func(m, f), .part = key_part(m, k[0]),
+                     .addr = k[2], .line = (uint32_t)k[1],
+                     .file = key_file(m, k[3]), .to = key_func(m, k[4]),
+                     .to_file = key_file(m, k[5]),
+                     .target_addr = k[7], .target_line = (uint32_t)k[6],
+                     .executed = (uint64_t)v[0], .followed = (uint64_t)v[1],
+                     .conditional = (int)k[8]};
+        ph_jump_add(m->dst, &j);
+    }
+}
+
+static void copy_flat_summed(merger *m)
+{
+    ph_profile *src = m->src;
+    ph_sumbuf b;
+    ph_sumbuf_init(&b, 1, 1);
+    /* Functions first, in order, so that ids stay as they were. */
+    for (size_t i = 0; i < ph_func_count(src); i++)
+        map_func(m, ph_func_at(src, i));
+    for (size_t i = 0; i < ph_func_count(src); i++) {
+        const ph_func *f = ph_func_at(src, i);
+        copy_rows_summed(m, f, map_func(m, f), &b);
+        copy_calls_summed(m, f, &b);
+        copy_jumps_summed(m, f, &b);
+    }
+    ph_sumbuf_free(&b);
+}
+
 static void copy_flat(merger *m)
 {
     ph_profile *src = m->src;
@@ -275,6 +399,51 @@ static void copy_flat(merger *m)
     }
 }
 
+/* The samples of one source node, on dst node dn, those with equal part
+ * and labels summed (samples with string values are copied as they are). */
+static void copy_samples_summed(merger *m, const ph_node *sn, ph_node *dn,
+                                ph_sumbuf *b)
+{
+    size_t maxl = 0;
+    for (const ph_sample *s = sn->samples; s; s = s->next)
+        if (s->nlabels > maxl)
+            maxl = s->nlabels;
+    size_t nkey = 2 + 4 * maxl;
+    uint64_t *key = ph_xcalloc(nkey, sizeof *key);
+    ph_sumbuf_reset(b, nkey, m->dw);
+    for (const ph_sample *s = sn->samples; s; s = s->next) {
+        const int64_t *v = map_vec(m, s->cost, s->width);
+        if (s->strs) {
+            ph_sample_add(m->dst, dn, part_of(m, s->part), v, m->dw,
+                          s->labels, 0);
+            continue;
+        }
+        memset(key, 0, nkey * sizeof *key);
+        key[0] = part_key(part_of(m, s->part));
+        key[1] = s->nlabels;
+        for (uint32_t l = 0; l < s->nlabels; l++) {
+            key[2 + 4 * l] = copy_str(m, s->labels[l].key);
+            key[3 + 4 * l] = copy_str(m, s->labels[l].str);
+            key[4 + 4 * l] = (uint64_t)s->labels[l].num;
+            key[5 + 4 * l] = copy_str(m, s->labels[l].num_unit);
+        }
+        memcpy(ph_sumbuf_push(b, key), v, m->dw * sizeof *v);
+    }
+    ph_label *labels = ph_xcalloc(maxl + 1, sizeof *labels);
+    for (size_t i = 0, n = ph_sumbuf_fold(b); i < n; i++) {
+        const uint64_t *k = ph_sumbuf_key(b, i);
+        for (uint64_t l = 0; l < k[1]; l++)
+            labels[l] = (ph_label){.key = (ph_str)k[2 + 4 * l],
+                                   .str = (ph_str)k[3 + 4 * l],
+                                   .num = (int64_t)k[4 + 4 * l],
+                                   .num_unit = (ph_str)k[5 + 4 * l]};
+        ph_sample_add(m->dst, dn, key_part(m, k[0]), ph_sumbuf_vals(b, i),
+                      m->dw, labels, (size_t)k[1]);
+    }
+    free(labels);
+    free(key);
+}
+
 static void copy_tree(merger *m)
 {
     ph_profile *src = m->src;
@@ -284,12 +453,18 @@ static void copy_tree(merger *m)
     ph_node **map = ph_xcalloc(n, sizeof *map);
     ph_label *labels = NULL;
     size_t lcap = 0, extra = m->o->label_key ? 1 : 0;
+    ph_sumbuf b;
+    ph_sumbuf_init(&b, 1, 1);
     for (size_t i = 0; i < n; i++) {
         const ph_node *sn = ph_node_at(src, i);
         ph_node *parent = sn->parent ? map[sn->parent->id - 1] : NULL;
         map[i] = ph_node_child(m->dst, parent, map_func(m, sn->func),
                                map_object(m, sn->object), sn->addr, sn->line,
                                sn->flags);
+        if (m->o->coalesce && !extra) {
+            copy_samples_summed(m, sn, map[i], &b);
+            continue;
+        }
         for (const ph_sample *s = sn->samples; s; s = s->next) {
             if (s->nlabels + extra > lcap) {
                 lcap = s->nlabels + extra;
@@ -310,14 +485,40 @@ static void copy_tree(merger *m)
                           s->nlabels + extra);
         }
     }
+    ph_sumbuf_free(&b);
     free(labels);
     free(map);
+}
+
+/* gprof's fractional self costs follow their functions, scaled. */
+static void copy_credits(merger *m)
+{
+    for (size_t k = 0; k < ph_event_nreal(m->src); k++) {
+        const ph_event *se = ph_event_real(m->src, k);
+        if (!ph_has_credits(m->src, se))
+            continue;
+        const ph_event *de = ph_event_find(m->dst, ph_str_get(m->src, se->name));
+        for (size_t i = 0; i < ph_func_count(m->src); i++) {
+            const ph_func *f = ph_func_at(m->src, i);
+            ph_func *df = map_func(m, f);
+            double had = ph_has_credits(m->dst, de) ? ph_func_credit(m->dst, df)
+                                                    : 0;
+            ph_func_set_credit(m->dst, df, de,
+                               had + (double)m->o->scale *
+                                         ph_func_credit(m->src, f));
+        }
+    }
 }
 
 void ph_merge_into(ph_profile *dst, ph_profile *src, const ph_merge_opts *o)
 {
     merger m = {.dst = dst, .src = src, .o = o};
+    int first = ph_event_count(dst) == 0;
     map_events(&m);
+    const ph_event *def = ph_default_event(src);
+    if (first && def)
+        ph_profile_set_default_event(
+            dst, ph_event_find(dst, ph_str_get(src, def->name)));
     map_parts(&m);
     m.func = ph_xcalloc(ph_func_count(src) + 1, sizeof *m.func);
     for (size_t i = 0; i < ph_meta_count(src); i++) {
@@ -328,8 +529,12 @@ void ph_merge_into(ph_profile *dst, ph_profile *src, const ph_merge_opts *o)
     }
     if (ph_profile_approx(src))
         ph_profile_set_approx(dst, ph_profile_approx(src));
-    copy_flat(&m);
+    if (o->coalesce)
+        copy_flat_summed(&m);
+    else
+        copy_flat(&m);
     copy_tree(&m);
+    copy_credits(&m);
     if (o->func_map)
         for (size_t i = 0; i < ph_func_count(src); i++)
             o->func_map[i] = map_func(&m, ph_func_at(src, i));

@@ -137,17 +137,18 @@ static ph_profile *load_sum(const char *const *in, size_t n, const char *exe)
 {
     if (n == 1)
         return ph_cli_load(in[0], NULL, exe);
-    ph_profile *dst = ph_profile_new();
-    ph_merge_opts mo = {.scale = 1, .into = ph_part_add(dst, PH_PART_WHOLE)};
+    ph_merge_stream ms;
+    ph_merge_stream_init(&ms, NULL);
     for (size_t i = 0; i < n; i++) {
         ph_profile *src = ph_cli_load(in[i], NULL, exe);
         if (!src) {
-            ph_profile_free(dst);
+            ph_profile_free(ph_merge_stream_finish(&ms));
             return NULL;
         }
-        ph_merge_into(dst, src, &mo);
+        ph_merge_stream_add(&ms, src, NULL);
         ph_profile_free(src);
     }
+    ph_profile *dst = ph_merge_stream_finish(&ms);
     ph_profile_set_format(dst, "merge");
     return dst;
 }

@@ -270,8 +270,8 @@ int ph_cmd_merge(int argc, char **argv)
     if (o.out && !(w = ph_cli_writer("merge", o.out, o.to)))
         return PH_EXIT_USAGE;
 
-    ph_profile *dst = ph_profile_new();
-    ph_merge_opts mo = {.scale = 1, .into = ph_part_add(dst, PH_PART_WHOLE)};
+    ph_merge_stream ms;
+    ph_merge_stream_init(&ms, NULL);
     stats st = {.ncols = o.nin};
     const char *event = o.event, *across = "inputs";
     char first_event[128] = "";
@@ -283,8 +283,8 @@ int ph_cmd_merge(int argc, char **argv)
             break;
         }
         ph_func **map = ph_xcalloc(ph_func_count(src) + 1, sizeof *map);
-        mo.func_map = map;
-        ph_merge_into(dst, src, &mo);
+        ph_merge_stream_add(&ms, src, map);
+        ph_profile *dst = ms.sum;
         if (!event && ph_event_count(src)) {
             snprintf(first_event, sizeof first_event, "%s",
                      ph_str_get(src, ph_event_at(src, 0)->name));
@@ -306,6 +306,7 @@ int ph_cmd_merge(int argc, char **argv)
         free(map);
         ph_profile_free(src);
     }
+    ph_profile *dst = ph_merge_stream_finish(&ms);
     if (rc == PH_EXIT_OK && o.stats && event)
         rc = print_stats(dst, &st, &o, event, across);
     if (rc == PH_EXIT_OK && w) {

@@ -1,0 +1,96 @@
+/* sumbuf.c -- records with fixed-width integer keys and value vectors,
+ * sorted by key with equal keys summed: how merge compacts rows, calls,
+ * jumps and samples that several inputs gave for one place.  Keys hold ids,
+ * never pointers, so the order (and the output) is the same on every run.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis_priv.h"
+
+void ph_sumbuf_init(ph_sumbuf *b, size_t nkey, size_t width)
+{
+    memset(b, 0, sizeof *b);
+    b->nkey = nkey;
+    b->width = width;
+}
+
+void ph_sumbuf_free(ph_sumbuf *b)
+{
+    free(b->keys);
+    free(b->vals);
+    free(b->order);
+    memset(b, 0, sizeof *b);
+}
+
+int64_t *ph_sumbuf_push(ph_sumbuf *b, const uint64_t *key)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 64;
+        b->keys = ph_xrealloc(b->keys, b->cap * b->nkey * sizeof *b->keys);
+        b->vals = ph_xrealloc(b->vals, b->cap * b->width * sizeof *b->vals);
+    }
+    memcpy(b->keys + b->n * b->nkey, key, b->nkey * sizeof *key);
+    int64_t *v = b->vals + b->n * b->width;
+    memset(v, 0, b->width * sizeof *v);
+    b->n++;
+    return v;
+}
+
+static int cmp_keys(const void *a, const void *b, void *ctx)
+{
+    const ph_sumbuf *s = ctx;
+    const uint64_t *x = s->keys + *(const size_t *)a * s->nkey;
+    const uint64_t *y = s->keys + *(const size_t *)b * s->nkey;
+    for (size_t k = 0; k < s->nkey; k++)
+        if (x[k] != y[k])
+            return x[k] < y[k] ? -1 : 1;
+    /* Equal keys keep the order they came in. */
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+size_t ph_sumbuf_fold(ph_sumbuf *b)
+{
+    b->order = ph_xrealloc(b->order, (b->n + 1) * sizeof *b->order);
+    for (size_t i = 0; i < b->n; i++)
+        b->order[i] = i;
+    qsort_r(b->order, b->n, sizeof *b->order, cmp_keys, b);
+    /* Write the folded records in place, in key order, through a copy. */
+    uint64_t *keys = ph_xmalloc((b->n * b->nkey + 1) * sizeof *keys);
+    int64_t *vals = ph_xmalloc((b->n * b->width + 1) * sizeof *vals);
+    size_t out = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const uint64_t *k = b->keys + b->order[i] * b->nkey;
+        const int64_t *v = b->vals + b->order[i] * b->width;
+        int64_t *acc;
+        if (out && memcmp(keys + (out - 1) * b->nkey, k,
+                          b->nkey * sizeof *k) == 0) {
+            acc = vals + (out - 1) * b->width;
+        } else {
+            memcpy(keys + out * b->nkey, k, b->nkey * sizeof *k);
+            acc = vals + out * b->width;
+            memset(acc, 0, b->width * sizeof *acc);
+            out++;
+        }
+        for (size_t w = 0; w < b->width; w++)
+            acc[w] = ph_cost_add(acc[w], v[w]);
+    }
+    free(b->keys);
+    free(b->vals);
+    b->keys = keys;
+    b->vals = vals;
+    b->n = out;
+    b->cap = b->n;
+    return out;
+}
+
+void ph_sumbuf_reset(ph_sumbuf *b, size_t nkey, size_t width)
+{
+    if (nkey != b->nkey || width != b->width) {
+        ph_sumbuf_free(b);
+        ph_sumbuf_init(b, nkey, width);
+    }
+    b->n = 0;
+}
