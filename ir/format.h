@@ -76,6 +76,24 @@ PH_API ph_profile *ph_load_input(ph_input *in, const char *forced,
  * report or diff reads p (importers/builtin_events.c). */
 PH_API void ph_events_add_builtins(ph_profile *p);
 
+/* Derived events a user writes (importers/event_config.c), for every front
+ * end alike, after the built-ins: first the config file, then each
+ * "NAME = FORMULA" definition.
+ * ph_events_read_config: a YAML file "derived: {NAME: FORMULA, ...}" (or a
+ * list of one-entry maps) read from in; other top-level keys, and entries
+ * naming an event p lacks, are skipped.
+ * Returns 0, or -1 with the error recorded on in (line and column).
+ * ph_events_config_path: the default file, $XDG_CONFIG_HOME/profhub/
+ * config.yaml else ~/.config/profhub/config.yaml, into buf; NULL when
+ * neither variable is usable.
+ * ph_event_define_arg: one "NAME = FORMULA"; returns 0, or -1 with a
+ * message in err and *col its 1-based column in arg.  A real event cannot
+ * be redefined. */
+PH_API int ph_events_read_config(ph_input *in, ph_profile *p);
+PH_API const char *ph_events_config_path(char *buf, size_t size);
+PH_API int ph_event_define_arg(ph_profile *p, const char *arg, size_t *col,
+                               char *err, size_t errsize);
+
 #ifdef __cplusplus
 }
 #endif
