@@ -168,7 +168,7 @@ static int draw(int kind, opts *o)
     }
     ph_output *out = ph_output_open(o->out, err, sizeof err);
     if (!out) {
-        ph_cli_error("%s: %s", o->out, err);
+        ph_cli_file_error(o->out, "%s", err);
         goto done;
     }
     for (size_t i = 0; i < o->nkv; i++) {
@@ -178,17 +178,9 @@ static int draw(int kind, opts *o)
         *eq = '=';
     }
     err[0] = '\0';
-    if (ph_svg_draw((ph_picture)kind, p, base, out, err, sizeof err) < 0) {
-        ph_output_abort(out);
-        ph_cli_error("%s: %s", o->out, err[0] ? err : "cannot be drawn");
-        goto done;
-    }
-    ph_cli_print_drops("svg", out);
-    if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", o->out, err);
-        goto done;
-    }
-    rc = PH_EXIT_OK;
+    rc = ph_cli_finish_output(o->out, "svg", out,
+                              ph_svg_draw((ph_picture)kind, p, base, out,
+                                          err, sizeof err), err);
 done:
     if (p)
         ph_profile_free(p);

@@ -112,8 +112,13 @@ grep -q 'Icicle graph' "$tmp/opt.svg" || fail "--inverted: no icicle title"
 expect_status 2 "$PROFHUB" draw pie "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw diff "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw flame "$before"
-expect_status 1 "$PROFHUB" draw flame --event nosuch "$before" -o "$tmp/x.svg"
-grep -q 'no event "nosuch"' "$tmp/err" || fail "--event nosuch: $(cat "$tmp/err")"
+# A writer's error is recorded on its output and printed in the one
+# style of file errors: "FILE: message".
+err_filter() { filter_paths; }
+run_compare_err 1 "$PROFHUB" draw flame --event nosuch "$before" -o "$tmp/x.svg" <<'E'
+TMP/x.svg: no event "nosuch" in the profile
+E
+err_filter() { cat; }
 expect_status 1 "$PROFHUB" draw flame --min-width 200 "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw flame --define 'Ir = 2' "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw flame --define 'X = Ir +' "$before" -o "$tmp/x.svg"
