@@ -23,4 +23,5 @@ PH_SUITE(analysis)
 PH_SUITE(native)
 PH_SUITE(roundtrip)
 PH_SUITE(cycles)
+PH_SUITE(gmon)
 #undef PH_SUITE
