@@ -345,6 +345,11 @@ typedef struct ph_diff_opts {
     size_t nrename_fn;
     const ph_rename *rename_file;
     size_t nrename_file;
+    /* Built-in derived events (PH_EV_BUILTIN) to compare: the others are
+     * left out, so a diff shows the events the files hold and those the
+     * user names. */
+    const char *const *builtins;
+    size_t nbuiltins;
 } ph_diff_opts;
 
 enum { PH_DIFF_IN_BASE = 1, PH_DIFF_IN_NEW = 2 };

@@ -229,7 +229,16 @@ static void free_side(side *s)
     free(s->items);
 }
 
-/* Events both sides can show: real or derived on each side, by name. */
+static int builtin_wanted(const ph_diff *d, const char *name)
+{
+    for (size_t i = 0; i < d->opts.nbuiltins; i++)
+        if (strcmp(d->opts.builtins[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Events both sides can show: real or derived on each side, by name; a
+ * built-in one only when asked for. */
 static void common_events(ph_diff *d)
 {
     size_t n = ph_event_count(d->base);
@@ -240,6 +249,9 @@ static void common_events(ph_diff *d)
         const ph_event *ne =
             ph_event_find(d->newp, ph_str_get(d->base, be->name));
         if (!ne || (be->flags & PH_EV_NONADDITIVE))
+            continue;
+        if ((be->flags & PH_EV_BUILTIN) &&
+            !builtin_wanted(d, ph_str_get(d->base, be->name)))
             continue;
         d->bev[d->nevents] = be;
         d->nev[d->nevents] = ne;

@@ -109,8 +109,40 @@ int ph_cli_check_options(const char *cmd, ph_profile *p,
                          size_t nkv);
 int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
                 char *const *kv, size_t nkv);
+/* After a writer ran on out (rc its result; err the message of a writer
+ * that did not record it on out): print the drop warnings and commit, or
+ * print the writer's error as "PATH: message" and leave nothing behind.
+ * Consumes out; returns PH_EXIT_OK or PH_EXIT_BAD.  ph_cli_save and draw
+ * report through it alike. */
+int ph_cli_finish_output(const char *path, const char *format,
+                         ph_output *out, int rc, const char *err);
 /* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */
 void ph_cli_print_drops(const char *format, const ph_output *out);
+
+/* ------------------------------------------------------------------ */
+/* Derived events (cgview/derived.c)                                   */
+
+/* --define and --config, the same for every command that reads profiles:
+ * add PH_CLI_DERIVED_OPTIONS to the longopts, pass each getopt result to
+ * ph_cli_derived_option (1 when it took it), then ph_cli_derive each
+ * loaded profile: the built-ins, the config file, the definitions.  On a
+ * bad file or formula it prints the error and returns -1 (exit 2). */
+enum { PH_OPT_DEFINE = 0x1000, PH_OPT_CONFIG };
+#define PH_CLI_DERIVED_OPTIONS                                          \
+    { "define", required_argument, NULL, PH_OPT_DEFINE },              \
+    { "config", required_argument, NULL, PH_OPT_CONFIG }
+#define PH_CLI_DERIVED_HELP                                             \
+    "      --define 'N = F'   define derived event N by formula F (repeatable)\n" \
+    "      --config FILE      read derived events from FILE (YAML; default\n" \
+    "                         $XDG_CONFIG_HOME/profhub/config.yaml)\n"
+typedef struct ph_cli_derived {
+    const char *config;      /* NULL: the default file, if it exists */
+    const char **defines;    /* "NAME = FORMULA" */
+    size_t ndefines;
+} ph_cli_derived;
+int ph_cli_derived_option(ph_cli_derived *d, int c, const char *arg);
+int ph_cli_derive(ph_profile *p, const ph_cli_derived *d);
+void ph_cli_derived_free(ph_cli_derived *d);
 
 /* ------------------------------------------------------------------ */
 /* Printing                                                            */

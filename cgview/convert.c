@@ -25,11 +25,14 @@ static const char usage[] =
     "  -t, --to FMT         output format (profhub formats lists them)\n"
     "  -F, --from FMT       read IN as FMT instead of recognising it\n"
     "      --exe PROG       the profiled program (gmon.out needs it)\n"
-    "  -O, --option K=V     an option for the writer (repeatable)\n"
+    "  -O, --option K=V     an option for the writer (repeatable;\n"
+    "                       event=E may name a derived event)\n"
+    PH_CLI_DERIVED_HELP
     "  -h, --help           show this help\n";
 
 typedef struct opts {
     const char *in, *out, *to, *from, *exe;
+    ph_cli_derived derived;  /* --define, --config */
     char *kv[MAX_OPTIONS];
     size_t nkv;
 } opts;
@@ -43,6 +46,7 @@ static int parse(int argc, char **argv, opts *o)
         { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
         { "option", required_argument, NULL, 'O' },
+        PH_CLI_DERIVED_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -51,6 +55,8 @@ static int parse(int argc, char **argv, opts *o)
     ph_cli_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:t:F:O:h", longopts, NULL)) !=
            -1) {
+        if (ph_cli_derived_option(&o->derived, c, optarg))
+            continue;
         switch (c) {
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
@@ -91,22 +97,26 @@ int ph_cmd_convert(int argc, char **argv)
 
     memset(&o, 0, sizeof o);
     rc = parse(argc, argv, &o);
-    if (rc < 0)
+    if (rc < 0) {
+        ph_cli_derived_free(&o.derived);
         return PH_EXIT_OK;   /* --help */
-    if (rc > 0)
-        return rc;
-    writer = ph_cli_writer("convert", o.out, o.to);
-    if (!writer)
-        return PH_EXIT_USAGE;
-    if (o.from && ph_cli_check_format("convert", o.from, 1) < 0)
-        return PH_EXIT_USAGE;
-
+    }
+    if (rc != 0 || !(writer = ph_cli_writer("convert", o.out, o.to)) ||
+        (o.from && ph_cli_check_format("convert", o.from, 1) < 0)) {
+        ph_cli_derived_free(&o.derived);
+        return rc ? rc : PH_EXIT_USAGE;
+    }
     p = ph_cli_load(o.in, o.from, o.exe);
-    if (!p)
-        return PH_EXIT_BAD;
-    rc = ph_cli_check_options("convert", p, writer, o.kv, o.nkv);
-    if (rc == PH_EXIT_OK)
-        rc = ph_cli_save(p, writer, o.out, o.kv, o.nkv);
+    if (!p) {
+        rc = PH_EXIT_BAD;
+    } else if (ph_cli_derive(p, &o.derived) < 0) {
+        rc = PH_EXIT_USAGE;
+    } else {
+        rc = ph_cli_check_options("convert", p, writer, o.kv, o.nkv);
+        if (rc == PH_EXIT_OK)
+            rc = ph_cli_save(p, writer, o.out, o.kv, o.nkv);
+    }
     ph_profile_free(p);
+    ph_cli_derived_free(&o.derived);
     return rc;
 }

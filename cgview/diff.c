@@ -23,6 +23,7 @@ static const char usage[] =
     "\n"
     "  -e, --event E          event to sort by (default: BASE's default\n"
     "                         event, else the first both profiles have)\n"
+    PH_CLI_DERIVED_HELP
     "      --match M          name+file+program (default: the two main\n"
     "                         programs pair whatever their names, other\n"
     "                         objects by file name) | name | name+file |\n"
@@ -60,6 +61,7 @@ typedef struct rule {
 
 typedef struct opts {
     const char *base, *newp, *event, *out, *to, *exe, *from;
+    ph_cli_derived derived;  /* --define, --config: on both sides */
     ph_diff_opts d;
     ph_rename rfn[MAX_RULES], rfile[MAX_RULES];
     rule rules[MAX_RULES];
@@ -131,6 +133,7 @@ static int parse(int argc, char **argv, opts *o)
            OPT_FMT, OPT_FAIL, OPT_EXE };
     static const struct option longopts[] = {
         { "event", required_argument, NULL, 'e' },
+        PH_CLI_DERIVED_OPTIONS,
         { "match", required_argument, NULL, OPT_MATCH },
         { "by", required_argument, NULL, OPT_BY },
         { "rename-fn", required_argument, NULL, OPT_RFN },
@@ -160,6 +163,8 @@ static int parse(int argc, char **argv, opts *o)
     ph_report_set_width(NULL);
     ph_cli_opt_begin();
     while ((c = getopt_long(argc, argv, ":e:n:o:t:f:F:w:h", longopts, NULL)) != -1) {
+        if (ph_cli_derived_option(&o->derived, c, optarg))
+            continue;
         switch (c) {
         case 'e': o->event = optarg; break;
         case 'F':
@@ -570,6 +575,22 @@ int ph_cmd_diff(int argc, char **argv)
         ph_profile_free(b);
         goto done;
     }
+    if (ph_cli_derive(b, &o.derived) < 0 || ph_cli_derive(n, &o.derived) < 0) {
+        ph_profile_free(b);
+        ph_profile_free(n);
+        rc = PH_EXIT_USAGE;
+        goto done;
+    }
+    /* Built-ins are compared when named (-e, --fail-if), so a diff lists
+     * the events the files hold. */
+    const char *named[MAX_RULES + 1];
+    size_t nnamed = 0;
+    if (o.event)
+        named[nnamed++] = o.event;
+    for (size_t i = 0; i < o.nrules; i++)
+        named[nnamed++] = o.rules[i].event;
+    o.d.builtins = named;
+    o.d.nbuiltins = nnamed;
     ph_diff *d = ph_diff_build(b, n, &o.d);
     const ph_event *def = ph_default_event(b);
     size_t ev = def ? ph_diff_event_index(d, ph_str_get(b, def->name)) : 0;
@@ -603,6 +624,7 @@ int ph_cmd_diff(int argc, char **argv)
     ph_profile_free(b);
     ph_profile_free(n);
 done:
+    ph_cli_derived_free(&o.derived);
     for (size_t i = 0; i < o.d.nrename_fn; i++)
         ph_rename_free(&o.rfn[i]);
     for (size_t i = 0; i < o.d.nrename_file; i++)

@@ -32,8 +32,7 @@ static const char usage[] =
     "  -o, --output OUT.svg the file to write (- for standard output)\n"
     "  -e, --event NAME     the event drawn (default: summary's, the\n"
     "                       profile's default sample type or first event)\n"
-    "      --define 'N = F' define derived event N by formula F, to draw\n"
-    "                       with --event N (repeatable)\n"
+    PH_CLI_DERIVED_HELP
     "      --inverted       icicle: the root at the top (flame, diff)\n"
     "      --color WHAT     object (default) or self: colour frames by\n"
     "                       object or by self share (flame)\n"
@@ -54,14 +53,13 @@ typedef struct opts {
     size_t nin;
     char *kv[16];
     size_t nkv;
-    const char *defines[16];
-    size_t ndefines;
+    ph_cli_derived derived;  /* --define, --config */
 } opts;
 
 static int parse(int argc, char **argv, opts *o)
 {
     enum { OPT_INV = 256, OPT_COLOR, OPT_HL, OPT_MINW, OPT_NORM, OPT_ROOT,
-           OPT_DEPTH, OPT_TITLE, OPT_EXE, OPT_DEFINE };
+           OPT_DEPTH, OPT_TITLE, OPT_EXE };
     static const struct option longopts[] = {
         { "output", required_argument, NULL, 'o' },
         { "event", required_argument, NULL, 'e' },
@@ -74,7 +72,7 @@ static int parse(int argc, char **argv, opts *o)
         { "depth", required_argument, NULL, OPT_DEPTH },
         { "title", required_argument, NULL, OPT_TITLE },
         { "exe", required_argument, NULL, OPT_EXE },
-        { "define", required_argument, NULL, OPT_DEFINE },
+        PH_CLI_DERIVED_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -97,12 +95,8 @@ static int parse(int argc, char **argv, opts *o)
             o->exe = optarg;
             continue;
         }
-        if (c == OPT_DEFINE) {
-            if (o->ndefines == sizeof o->defines / sizeof o->defines[0])
-                return ph_cli_usage_error("draw", "too many --define");
-            o->defines[o->ndefines++] = optarg;
+        if (ph_cli_derived_option(&o->derived, c, optarg))
             continue;
-        }
         if (c == 'h') {
             fputs(usage, stdout);
             return -1;
@@ -153,42 +147,6 @@ static ph_profile *load_sum(const char *const *in, size_t n, const char *exe)
     return dst;
 }
 
-/* --define 'NAME = FORMULA' on p; a message and -1 when it is bad. */
-static int define_event(ph_profile *p, const char *arg)
-{
-    const char *eq = strchr(arg, '=');
-    char name[256], err[256];
-    size_t a = strspn(arg, " \t"), b;
-    int col = 0;
-    if (!eq) {
-        ph_cli_error("--define: expected NAME = FORMULA, got \"%s\"", arg);
-        return -1;
-    }
-    for (b = (size_t)(eq - arg); b > a && (arg[b - 1] == ' ' ||
-                                           arg[b - 1] == '\t'); b--)
-        ;
-    if (b == a || b - a >= sizeof name) {
-        ph_cli_error("--define: column %zu: expected an event name before "
-                     "\"=\"", a + 1);
-        return -1;
-    }
-    memcpy(name, arg + a, b - a);
-    name[b - a] = '\0';
-    const ph_event *old = ph_event_find(p, name);
-    if (old && !(old->flags & PH_EV_DERIVED)) {
-        ph_cli_error("--define: \"%s\" is a real event and cannot have a "
-                     "formula", name);
-        return -1;
-    }
-    const char *f = eq + 1 + strspn(eq + 1, " \t");
-    if (!ph_event_define(p, name, f, &col, err, sizeof err)) {
-        ph_cli_error("--define: column %zu: %s", col > 0 ?
-                     (size_t)(f - arg) + (size_t)col : a + 1, err);
-        return -1;
-    }
-    return 0;
-}
-
 static int draw(int kind, opts *o)
 {
     ph_profile *base = NULL, *p;
@@ -204,13 +162,14 @@ static int draw(int kind, opts *o)
     }
     if (!p)
         goto done;
-    for (size_t i = 0; i < o->ndefines; i++)
-        if (define_event(p, o->defines[i]) < 0 ||
-            (base && define_event(base, o->defines[i]) < 0))
-            goto done;
+    if (ph_cli_derive(p, &o->derived) < 0 ||
+        (base && ph_cli_derive(base, &o->derived) < 0)) {
+        rc = PH_EXIT_USAGE;
+        goto done;
+    }
     ph_output *out = ph_output_open(o->out, err, sizeof err);
     if (!out) {
-        ph_cli_error("%s: %s", o->out, err);
+        ph_cli_file_error(o->out, "%s", err);
         goto done;
     }
     for (size_t i = 0; i < o->nkv; i++) {
@@ -220,17 +179,9 @@ static int draw(int kind, opts *o)
         *eq = '=';
     }
     err[0] = '\0';
-    if (ph_svg_draw((ph_picture)kind, p, base, out, err, sizeof err) < 0) {
-        ph_output_abort(out);
-        ph_cli_error("%s: %s", o->out, err[0] ? err : "cannot be drawn");
-        goto done;
-    }
-    ph_cli_print_drops("svg", out);
-    if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", o->out, err);
-        goto done;
-    }
-    rc = PH_EXIT_OK;
+    rc = ph_cli_finish_output(o->out, "svg", out,
+                              ph_svg_draw((ph_picture)kind, p, base, out,
+                                          err, sizeof err), err);
 done:
     if (p)
         ph_profile_free(p);
@@ -268,5 +219,6 @@ int ph_cmd_draw(int argc, char **argv)
         rc = draw(kind, &o);
     for (size_t i = 0; i < o.nkv; i++)
         free(o.kv[i]);
+    ph_cli_derived_free(&o.derived);
     return rc < 0 ? PH_EXIT_OK : rc;
 }

@@ -1,7 +1,8 @@
-/* emit.c -- JSON and YAML output of the reports from one sequence of calls
- * (see emit.h).  JSON is written here, indented two spaces, with flow maps
- * on one line; YAML goes through libyaml's emitter (yaml_emitter_*), which
- * takes care of quoting and escaping. */
+/* emit.c -- JSON, YAML and key,value CSV output of the reports from one
+ * sequence of calls (see emit.h).  JSON is written here, indented two
+ * spaces, with flow maps on one line; YAML goes through libyaml's emitter
+ * (yaml_emitter_*), which takes care of quoting and escaping; CSV names
+ * each scalar by its path of keys and list indexes. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -29,6 +30,11 @@ struct ph_emit {
     int after_key;     /* JSON: a key was written, its value comes next */
     int failed;
     yaml_emitter_t y;
+    /* CSV: the path of the current collection ("events.0") and, per
+     * depth, its length; the key given for the next value. */
+    char path[1024];
+    size_t plen[MAX_DEPTH + 1];
+    char key[256];
 };
 
 /* ------------------------------------------------------------------ */
@@ -132,6 +138,37 @@ static void json_before(ph_emit *e, int is_key)
 }
 
 /* ------------------------------------------------------------------ */
+/* CSV: "key,value" rows                                               */
+
+/* The path of the next value into buf: the collection's path, then the
+ * key given (in a map) or the item's index (in a list). */
+static const char *csv_next_path(ph_emit *e, char *buf, size_t size)
+{
+    const char *dot = e->path[0] ? "." : "";
+    level *l = e->depth ? &e->stack[e->depth - 1] : NULL;
+
+    if (!l)
+        snprintf(buf, size, "%s", e->key);
+    else if (l->is_map)
+        snprintf(buf, size, "%s%s%s", e->path, dot, e->key);
+    else
+        snprintf(buf, size, "%s%s%zu", e->path, dot, l->count);
+    if (l)
+        l->count++;
+    return buf;
+}
+
+static void csv_scalar(ph_emit *e, const char *text)
+{
+    char buf[sizeof e->path + sizeof e->key + 2];
+
+    ph_cli_csv_field(e->out, csv_next_path(e, buf, sizeof buf));
+    fputc(',', e->out);
+    ph_cli_csv_field(e->out, text);
+    fputc('\n', e->out);
+}
+
+/* ------------------------------------------------------------------ */
 /* The calls                                                           */
 
 ph_emit *ph_emit_new(FILE *out, ph_report_format fmt)
@@ -141,6 +178,8 @@ ph_emit *ph_emit_new(FILE *out, ph_report_format fmt)
 
     e->out = out;
     e->fmt = fmt;
+    if (fmt == PH_REPORT_CSV)
+        fputs("key,value\n", out);
     if (fmt != PH_REPORT_YAML)
         return e;
     if (!yaml_emitter_initialize(&e->y))
@@ -168,7 +207,7 @@ int ph_emit_free(ph_emit *e)
         if (!yaml_emitter_flush(&e->y))
             e->failed = 1;
         yaml_emitter_delete(&e->y);
-    } else {
+    } else if (e->fmt == PH_REPORT_JSON) {
         fputc('\n', e->out);
     }
     rc = e->failed || ferror(e->out) ? -1 : 0;
@@ -191,6 +230,13 @@ static void open_level(ph_emit *e, int is_map, int flow)
                 &ev, NULL, NULL, 1,
                 flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
         emit_yaml(e, &ev);
+    } else if (e->fmt == PH_REPORT_CSV) {
+        char buf[sizeof e->path + sizeof e->key + 2];
+        if (e->depth > 0 || e->key[0])
+            snprintf(e->path, sizeof e->path, "%s",
+                     csv_next_path(e, buf, sizeof buf));
+        if (e->depth < MAX_DEPTH)
+            e->plen[e->depth + 1] = strlen(e->path);
     } else {
         json_before(e, 0);
         fputc(is_map ? '{' : '[', e->out);
@@ -226,6 +272,10 @@ void ph_emit_end(ph_emit *e)
         emit_yaml(e, &ev);
         return;
     }
+    if (e->fmt == PH_REPORT_CSV) {
+        e->path[e->depth < MAX_DEPTH ? e->plen[e->depth] : 0] = '\0';
+        return;
+    }
     if (l.count && !l.flow)
         json_indent(e);
     fputc(l.is_map ? '}' : ']', e->out);
@@ -235,6 +285,10 @@ void ph_emit_key(ph_emit *e, const char *key)
 {
     if (e->fmt == PH_REPORT_YAML) {
         yaml_scalar(e, key, !looks_special(key));
+        return;
+    }
+    if (e->fmt == PH_REPORT_CSV) {
+        snprintf(e->key, sizeof e->key, "%s", key);
         return;
     }
     json_before(e, 1);
@@ -253,6 +307,10 @@ void ph_emit_str(ph_emit *e, const char *s)
         yaml_scalar(e, s, !looks_special(s));
         return;
     }
+    if (e->fmt == PH_REPORT_CSV) {
+        csv_scalar(e, s);
+        return;
+    }
     json_before(e, 0);
     ph_cli_json_string(e->out, s);
 }
@@ -263,8 +321,17 @@ static void emit_raw(ph_emit *e, const char *text)
         yaml_scalar(e, text, 1);
         return;
     }
+    if (e->fmt == PH_REPORT_CSV) {
+        csv_scalar(e, strcmp(text, "null") ? text : "");
+        return;
+    }
     json_before(e, 0);
     fputs(text, e->out);
+}
+
+void ph_emit_number_text(ph_emit *e, const char *text)
+{
+    emit_raw(e, text);
 }
 
 void ph_emit_null(ph_emit *e)

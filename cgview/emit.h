@@ -1,6 +1,9 @@
-/* emit.h -- structured output for the reports (summary, diff): one
- * sequence of calls (maps, lists, keys, scalars) written as JSON or, through
- * libyaml's emitter, as YAML; and CSV fields.  Only cgview/ uses it.
+/* emit.h -- structured output for the reports (summary, diff, info,
+ * formats): one sequence of calls (maps, lists, keys, scalars) written as
+ * JSON, as YAML through libyaml's emitter, or as CSV rows "key,value" (a
+ * header line, then one row per scalar named by its path of keys and
+ * 0-based list indexes: "events.0.name,Ir"; null is an empty field); and
+ * CSV fields for the reports that are tables.  Only cgview/ uses it.
  *
  * Usage: e = ph_emit_new(stdout, PH_REPORT_JSON); ph_emit_map(e, 0);
  * ph_emit_key(e, "name"); ph_emit_str(e, "main"); ... ph_emit_end(e);
@@ -15,7 +18,7 @@
 
 typedef struct ph_emit ph_emit;
 
-/* fmt is PH_REPORT_JSON or PH_REPORT_YAML.  Never NULL. */
+/* fmt is PH_REPORT_JSON, PH_REPORT_YAML or PH_REPORT_CSV.  Never NULL. */
 ph_emit *ph_emit_new(FILE *out, ph_report_format fmt);
 /* Finish the document and free; 0, or -1 when writing failed. */
 int ph_emit_free(ph_emit *e);
@@ -38,6 +41,8 @@ void ph_emit_int(ph_emit *e, int64_t v);
 void ph_emit_uint(ph_emit *e, uint64_t v);
 void ph_emit_num(ph_emit *e, double v);
 void ph_emit_bool(ph_emit *e, int v);
+/* A number already formatted by the caller ("0.3443"), written as is. */
+void ph_emit_number_text(ph_emit *e, const char *text);
 
 /* Shortest text of v that reads back as v ("12", "0.25"); buf >= 40. */
 const char *ph_emit_format_num(char *buf, double v);

@@ -1,20 +1,20 @@
 /* formats.c -- "profhub formats": every format in the importer and
  * exporter tables, with its directions and file extensions, as a text
- * table, CSV, or JSON (a list of objects with name, description, read,
- * write and extensions). */
+ * table, CSV, or JSON and YAML through the report emitter (a list of
+ * objects with name, description, read, write and extensions). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgview/cli.h"
+#include "cgview/emit.h"
 
 static const char usage[] =
-    "Usage: profhub formats [--format text|csv|json]\n"
+    "Usage: profhub formats [--format text|csv|json|yaml]\n"
     "\n"
     "List the formats profhub reads and writes.\n"
     "\n"
-    "  -f, --format FMT   text (default), csv or json: a list of objects\n"
+    "  -f, --format FMT   text (default), csv, json or yaml: a list of\n"
     "                     {name, description, read, write, extensions}\n"
     "  -h, --help         show this help\n";
 
@@ -61,58 +61,63 @@ static size_t collect(entry **out)
     return n;
 }
 
-static void print_extensions_json(const char *w)
+/* The space-separated extensions as a list. */
+static void emit_extensions(ph_emit *em, const char *w)
 {
-    int first = 1;
-
-    putchar('[');
+    ph_emit_list(em, 1);
     while (w && *w) {
         size_t n = strcspn(w, " ");
         char buf[128];
         if (n > 0 && n < sizeof buf) {
             memcpy(buf, w, n);
             buf[n] = '\0';
-            if (!first)
-                fputs(", ", stdout);
-            ph_cli_json_string(stdout, buf);
-            first = 0;
+            ph_emit_str(em, buf);
         }
         w += n;
         w += strspn(w, " ");
     }
-    putchar(']');
+    ph_emit_end(em);
 }
 
-static void print_json(const entry *e, size_t n)
+/* JSON and YAML through the report emitter. */
+static int print_data(const entry *e, size_t n, ph_report_format fmt)
 {
-    size_t i;
+    ph_emit *em = ph_emit_new(stdout, fmt);
 
-    puts("[");
-    for (i = 0; i < n; i++) {
-        fputs("  {\"name\": ", stdout);
-        ph_cli_json_string(stdout, e[i].name);
-        fputs(", \"description\": ", stdout);
-        ph_cli_json_string(stdout, e[i].description);
-        printf(", \"read\": %s, \"write\": %s, \"extensions\": ",
-               e[i].read ? "true" : "false", e[i].write ? "true" : "false");
-        print_extensions_json(e[i].extensions);
-        printf("}%s\n", i + 1 < n ? "," : "");
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < n; i++) {
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, e[i].name);
+        ph_emit_key(em, "description");
+        ph_emit_str(em, e[i].description);
+        ph_emit_key(em, "read");
+        ph_emit_bool(em, e[i].read);
+        ph_emit_key(em, "write");
+        ph_emit_bool(em, e[i].write);
+        ph_emit_key(em, "extensions");
+        emit_extensions(em, e[i].extensions);
+        ph_emit_end(em);
     }
-    puts("]");
+    ph_emit_end(em);
+    if (ph_emit_free(em) < 0) {
+        ph_cli_error("cannot write the list");
+        return PH_EXIT_BAD;
+    }
+    return PH_EXIT_OK;
 }
 
+/* A table, one format a line; read and write say true or false, as the
+ * JSON does. */
 static void print_csv(const entry *e, size_t n)
 {
-    size_t i;
-
     puts("name,description,read,write,extensions");
-    for (i = 0; i < n; i++) {
-        ph_cli_csv_field(stdout, e[i].name);
-        putchar(',');
-        ph_cli_csv_field(stdout, e[i].description);
-        printf(",%s,%s,", e[i].read ? "yes" : "no",
-               e[i].write ? "yes" : "no");
-        ph_cli_csv_field(stdout, e[i].extensions);
+    for (size_t i = 0; i < n; i++) {
+        ph_csv_str(stdout, e[i].name, 1);
+        ph_csv_str(stdout, e[i].description, 0);
+        ph_csv_str(stdout, e[i].read ? "true" : "false", 0);
+        ph_csv_str(stdout, e[i].write ? "true" : "false", 0);
+        ph_csv_str(stdout, e[i].extensions, 0);
         putchar('\n');
     }
 }
@@ -161,7 +166,7 @@ int ph_cmd_formats(int argc, char **argv)
         case 'f':
             if (ph_cli_report_format("formats", optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
-                                         PH_REPORT_JSON,
+                                         PH_REPORT_JSON | PH_REPORT_YAML,
                                      &fmt) < 0)
                 return PH_EXIT_USAGE;
             break;
@@ -176,12 +181,13 @@ int ph_cmd_formats(int argc, char **argv)
         return ph_cli_usage_error("formats", "unexpected argument \"%s\"",
                                   argv[optind]);
     n = collect(&e);
-    if (fmt == PH_REPORT_JSON)
-        print_json(e, n);
+    c = PH_EXIT_OK;
+    if (fmt == PH_REPORT_JSON || fmt == PH_REPORT_YAML)
+        c = print_data(e, n, fmt);
     else if (fmt == PH_REPORT_CSV)
         print_csv(e, n);
     else
         print_text(e, n);
     free(e);
-    return PH_EXIT_OK;
+    return c;
 }

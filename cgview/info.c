@@ -1,13 +1,13 @@
 /* info.c -- "profhub info FILE": what a profile holds: format, command and
  * other metadata, parts, events (long names, units, formulas), totals per
  * event, and counts of functions, calls, context nodes and samples; as
- * text or JSON. */
+ * text, or JSON, YAML and key,value CSV through the report emitter. */
 #include "config.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-#include "cgview/cli.h"
+#include "cgview/emit.h"
 
 static const char usage[] =
     "Usage: profhub info [OPTIONS] FILE\n"
@@ -18,7 +18,7 @@ static const char usage[] =
     "\n"
     "  -F, --from FMT     read FILE as FMT instead of recognising it\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
-    "  -f, --format FMT   text (default) or json\n"
+    "  -f, --format FMT   text (default), csv, json or yaml\n"
     "  -h, --help         show this help\n";
 
 static const char *str_or_null(const ph_profile *p, ph_str s)
@@ -26,120 +26,131 @@ static const char *str_or_null(const ph_profile *p, ph_str s)
     return s ? ph_str_get(p, s) : NULL;
 }
 
-static void json_kv_str(const char *key, const char *v, int comma)
-{
-    printf("  \"%s\": ", key);
-    if (v)
-        ph_cli_json_string(stdout, v);
-    else
-        fputs("null", stdout);
-    fputs(comma ? ",\n" : "\n", stdout);
-}
-
-static void json_number(double v)
+/* A total as the text report rounds it (ph_cli_number, no commas). */
+static void emit_total(ph_emit *em, double v)
 {
     char buf[40];
-    fputs(ph_cli_number(buf, v, 0), stdout);
+    ph_emit_number_text(em, ph_cli_number(buf, v, 0));
 }
 
-/* ", "totals": {"EV": N, ...}" of real additive events. */
-static void print_json_totals(ph_profile *p, const int64_t *tot)
+/* {"EV": N, ...} of real additive events. */
+static void emit_totals(ph_emit *em, ph_profile *p, const int64_t *tot)
 {
     size_t i, n = ph_event_count(p);
-    int first = 1;
 
-    fputs(", \"totals\": {", stdout);
+    ph_emit_map(em, 1);
     for (i = 0; i < n; i++) {
         const ph_event *ev = ph_event_at(p, i);
         if (ev->flags & (PH_EV_NONADDITIVE | PH_EV_DERIVED))
             continue;
-        fputs(first ? "" : ", ", stdout);
-        ph_cli_json_string(stdout, ph_str_get(p, ev->name));
-        fputs(": ", stdout);
-        json_number(ph_event_eval(p, ev, tot));
-        first = 0;
+        ph_emit_key(em, ph_str_get(p, ev->name));
+        emit_total(em, ph_event_eval(p, ev, tot));
     }
-    putchar('}');
+    ph_emit_end(em);
 }
 
-static void print_json(ph_profile *p, const char *path)
+/* The data formats (JSON, YAML, CSV) from one sequence of calls. */
+static int print_data(ph_profile *p, const char *path, ph_report_format fmt)
 {
     const int64_t *tot = ph_totals(p, PH_ALL_PARTS);
+    ph_emit *em = ph_emit_new(stdout, fmt);
     size_t i, n;
 
-    puts("{");
-    json_kv_str("file", path, 1);
-    json_kv_str("format", ph_profile_format(p), 1);
-    json_kv_str("command", ph_meta_get(p, "cmd"), 1);
-    json_kv_str("approximated", ph_profile_approx(p), 1);
-    fputs("  \"metadata\": [", stdout);
+    ph_emit_map(em, 0);
+    ph_emit_key(em, "file");
+    ph_emit_str(em, path);
+    ph_emit_key(em, "format");
+    ph_emit_str(em, ph_profile_format(p));
+    ph_emit_key(em, "command");
+    ph_emit_str(em, ph_meta_get(p, "cmd"));
+    ph_emit_key(em, "approximated");
+    ph_emit_str(em, ph_profile_approx(p));
+    ph_emit_key(em, "metadata");
+    ph_emit_list(em, 1);
     n = ph_meta_count(p);
     for (i = 0; i < n; i++) {
         const char *k, *v;
         ph_meta_at(p, i, &k, &v);
-        fputs(i ? ", " : "", stdout);
-        fputs("{\"key\": ", stdout);
-        ph_cli_json_string(stdout, k);
-        fputs(", \"value\": ", stdout);
-        ph_cli_json_string(stdout, v);
-        putchar('}');
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "key");
+        ph_emit_str(em, k);
+        ph_emit_key(em, "value");
+        ph_emit_str(em, v);
+        ph_emit_end(em);
     }
-    puts("],");
-    fputs("  \"parts\": [", stdout);
+    ph_emit_end(em);
+    ph_emit_key(em, "parts");
+    ph_emit_list(em, 0);
     n = ph_part_count(p);
     for (i = 0; i < n; i++) {
         const ph_part *pt = ph_part_at(p, i);
-        printf("%s\n    {\"index\": %" PRIu32 ", \"kind\": \"%s\", "
-               "\"number\": %" PRId64 ", \"pid\": %" PRId64
-               ", \"tid\": %" PRId64 ", \"name\": ",
-               i ? "," : "", pt->index, ph_cli_part_kind(pt->kind),
-               pt->number, pt->pid, pt->tid);
-        if (pt->name)
-            ph_cli_json_string(stdout, ph_str_get(p, pt->name));
-        else
-            fputs("null", stdout);
-        print_json_totals(p, ph_totals(p, (int)i));
-        putchar('}');
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "index");
+        ph_emit_uint(em, pt->index);
+        ph_emit_key(em, "kind");
+        ph_emit_str(em, ph_cli_part_kind(pt->kind));
+        ph_emit_key(em, "number");
+        ph_emit_int(em, pt->number);
+        ph_emit_key(em, "pid");
+        ph_emit_int(em, pt->pid);
+        ph_emit_key(em, "tid");
+        ph_emit_int(em, pt->tid);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, str_or_null(p, pt->name));
+        ph_emit_key(em, "totals");
+        emit_totals(em, p, ph_totals(p, (int)i));
+        ph_emit_end(em);
     }
-    puts(n ? "\n  ]," : "],");
-    fputs("  \"events\": [", stdout);
+    ph_emit_end(em);
+    ph_emit_key(em, "events");
+    ph_emit_list(em, 0);
     n = ph_event_count(p);
     for (i = 0; i < n; i++) {
         const ph_event *ev = ph_event_at(p, i);
-        printf("%s\n    {\"name\": ", i ? "," : "");
-        ph_cli_json_string(stdout, ph_str_get(p, ev->name));
-        fputs(", \"long_name\": ", stdout);
-        if (ev->long_name)
-            ph_cli_json_string(stdout, str_or_null(p, ev->long_name));
-        else
-            fputs("null", stdout);
-        fputs(", \"unit\": ", stdout);
-        if (ev->unit)
-            ph_cli_json_string(stdout, str_or_null(p, ev->unit));
-        else
-            fputs("null", stdout);
-        fputs(", \"formula\": ", stdout);
-        if (ev->formula)
-            ph_cli_json_string(stdout, str_or_null(p, ev->formula));
-        else
-            fputs("null", stdout);
-        printf(", \"scale\": %.17g", ev->scale != 0 ? ev->scale : 1.0);
-        printf(", \"derived\": %s, \"total\": ",
-               (ev->flags & PH_EV_DERIVED) ? "true" : "false");
+        ph_emit_map(em, 1);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, ph_str_get(p, ev->name));
+        ph_emit_key(em, "long_name");
+        ph_emit_str(em, str_or_null(p, ev->long_name));
+        ph_emit_key(em, "unit");
+        ph_emit_str(em, str_or_null(p, ev->unit));
+        ph_emit_key(em, "formula");
+        ph_emit_str(em, str_or_null(p, ev->formula));
+        ph_emit_key(em, "scale");
+        ph_emit_num(em, ev->scale != 0 ? ev->scale : 1.0);
+        ph_emit_key(em, "derived");
+        ph_emit_bool(em, (ev->flags & PH_EV_DERIVED) != 0);
+        ph_emit_key(em, "total");
         if (ev->flags & PH_EV_NONADDITIVE)
-            fputs("null", stdout);
+            ph_emit_null(em);
         else
-            json_number(ph_event_eval(p, ev, tot));
-        putchar('}');
+            emit_total(em, ph_event_eval(p, ev, tot));
+        ph_emit_end(em);
     }
-    puts(n ? "\n  ]," : "],");
-    printf("  \"counts\": {\"functions\": %zu, \"calls\": %zu, "
-           "\"contexts\": %zu, \"samples\": %zu, \"objects\": %zu, "
-           "\"files\": %zu, \"jumps\": %zu}\n",
-           ph_func_count(p), ph_call_count(p), ph_node_count(p),
-           ph_sample_count(p), ph_object_count(p), ph_file_count(p),
-           ph_jump_count(p));
-    puts("}");
+    ph_emit_end(em);
+    ph_emit_key(em, "counts");
+    ph_emit_map(em, 1);
+    ph_emit_key(em, "functions");
+    ph_emit_uint(em, ph_func_count(p));
+    ph_emit_key(em, "calls");
+    ph_emit_uint(em, ph_call_count(p));
+    ph_emit_key(em, "contexts");
+    ph_emit_uint(em, ph_node_count(p));
+    ph_emit_key(em, "samples");
+    ph_emit_uint(em, ph_sample_count(p));
+    ph_emit_key(em, "objects");
+    ph_emit_uint(em, ph_object_count(p));
+    ph_emit_key(em, "files");
+    ph_emit_uint(em, ph_file_count(p));
+    ph_emit_key(em, "jumps");
+    ph_emit_uint(em, ph_jump_count(p));
+    ph_emit_end(em);
+    ph_emit_end(em);
+    if (ph_emit_free(em) < 0) {
+        ph_cli_error("cannot write the report");
+        return PH_EXIT_BAD;
+    }
+    return PH_EXIT_OK;
 }
 
 /* One line per part when there are several: kind, numbers, label, and
@@ -258,7 +269,8 @@ int ph_cmd_info(int argc, char **argv)
             break;
         case 'f':
             if (ph_cli_report_format("info", optarg,
-                                     PH_REPORT_TEXT | PH_REPORT_JSON,
+                                     PH_REPORT_TEXT | PH_REPORT_CSV |
+                                         PH_REPORT_JSON | PH_REPORT_YAML,
                                      &fmt) < 0)
                 return PH_EXIT_USAGE;
             break;
@@ -279,10 +291,11 @@ int ph_cmd_info(int argc, char **argv)
     p = ph_cli_load(argv[optind], from, exe);
     if (!p)
         return PH_EXIT_BAD;
-    if (fmt == PH_REPORT_JSON)
-        print_json(p, argv[optind]);
-    else
+    int rc = PH_EXIT_OK;
+    if (fmt == PH_REPORT_TEXT)
         print_text(p, argv[optind]);
+    else
+        rc = print_data(p, argv[optind], fmt);
     ph_profile_free(p);
-    return PH_EXIT_OK;
+    return rc;
 }

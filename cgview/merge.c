@@ -23,6 +23,7 @@ static const char usage[] =
     "      --stats        per function: min, max, mean, stddev, imbalance\n"
     "                     across the inputs (one input: across its parts)\n"
     "  -e, --event E      event of --stats (default: the first)\n"
+    PH_CLI_DERIVED_HELP
     "  -n, --top N        --stats rows (default 50 in text; 0 = all)\n"
     "  -f, --format F     --stats as text | csv | json | yaml\n"
     "  -w, --width N      text fits N columns (default: $COLUMNS, the\n"
@@ -33,6 +34,7 @@ static const char usage[] =
 
 typedef struct opts {
     const char *out, *to, *exe, *event, *from;
+    ph_cli_derived derived;  /* --define, --config: on OUT and --stats */
     int stats;
     uint64_t top;
     int top_set;
@@ -49,6 +51,7 @@ static int parse(int argc, char **argv, opts *o)
         { "to", required_argument, NULL, 't' },
         { "stats", no_argument, NULL, OPT_STATS },
         { "event", required_argument, NULL, 'e' },
+        PH_CLI_DERIVED_OPTIONS,
         { "top", required_argument, NULL, 'n' },
         { "format", required_argument, NULL, 'f' },
         { "from", required_argument, NULL, 'F' },
@@ -63,6 +66,8 @@ static int parse(int argc, char **argv, opts *o)
     ph_report_set_width(NULL);
     ph_cli_opt_begin();
     while ((c = getopt_long(argc, argv, ":o:t:e:n:f:F:w:h", longopts, NULL)) != -1) {
+        if (ph_cli_derived_option(&o->derived, c, optarg))
+            continue;
         switch (c) {
         case 'F':
             if (ph_cli_check_format("merge", optarg, 1) < 0)
@@ -262,13 +267,13 @@ int ph_cmd_merge(int argc, char **argv)
     opts o;
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
-    if (rc < 0)
-        return PH_EXIT_OK;
-    if (rc > 0)
-        return rc;
     const ph_format *w = NULL;
-    if (o.out && !(w = ph_cli_writer("merge", o.out, o.to)))
-        return PH_EXIT_USAGE;
+    if (rc == 0 && o.out && !(w = ph_cli_writer("merge", o.out, o.to)))
+        rc = PH_EXIT_USAGE;
+    if (rc != 0) {
+        ph_cli_derived_free(&o.derived);
+        return rc < 0 ? PH_EXIT_OK : rc;
+    }
 
     ph_merge_stream ms;
     ph_merge_stream_init(&ms, NULL);
@@ -280,6 +285,12 @@ int ph_cmd_merge(int argc, char **argv)
         ph_profile *src = ph_cli_load(o.in[i], o.from, o.exe);
         if (!src) {
             rc = PH_EXIT_BAD;
+            break;
+        }
+        /* --stats reads each input's events, derived ones included. */
+        if (o.stats && ph_cli_derive(src, &o.derived) < 0) {
+            ph_profile_free(src);
+            rc = PH_EXIT_USAGE;
             break;
         }
         ph_func **map = ph_xcalloc(ph_func_count(src) + 1, sizeof *map);
@@ -309,11 +320,16 @@ int ph_cmd_merge(int argc, char **argv)
     ph_profile *dst = ph_merge_stream_finish(&ms);
     if (rc == PH_EXIT_OK && o.stats && event)
         rc = print_stats(dst, &st, &o, event, across);
+    /* The merged profile's derived events are written where the format
+     * holds formulas: defined once on the sum of every input's events. */
+    if (rc == PH_EXIT_OK && w && ph_cli_derive(dst, &o.derived) < 0)
+        rc = PH_EXIT_USAGE;
     if (rc == PH_EXIT_OK && w) {
         ph_profile_set_format(dst, "merge");
         rc = ph_cli_save(dst, w, o.out, NULL, 0);
     }
     free(st.v);
+    ph_cli_derived_free(&o.derived);
     ph_profile_free(dst);
     return rc;
 }

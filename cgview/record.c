@@ -275,20 +275,10 @@ static int convert(const char *exp, const char *out, const ph_format *w)
         return -1;
     }
     err[0] = '\0';
-    if (w->write(p, o, err, sizeof err) < 0) {
-        ph_output_abort(o);
-        ph_cli_file_error(out, "%s", err[0] ? err : "cannot be written");
-        ph_profile_free(p);
-        return -1;
-    }
-    ph_cli_print_drops(w->name, o);
-    if (ph_output_commit(o, err, sizeof err) < 0) {
-        ph_cli_file_error(out, "%s", err);
-        ph_profile_free(p);
-        return -1;
-    }
+    int rc = ph_cli_finish_output(out, w->name, o,
+                                  w->write(p, o, err, sizeof err), err);
     ph_profile_free(p);
-    return 0;
+    return rc == PH_EXIT_OK ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ */

@@ -82,11 +82,4 @@ void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */
 void ph_report_print_head(ph_report *r, FILE *out);
 
-/* Read derived-event definitions from a YAML config file into p
- * (cgview/config.c).  A missing default file is not an error.  Returns 0,
- * or prints "FILE:LINE:COL: message" and returns -1. */
-int ph_report_config(ph_profile *p, const char *path, int must_exist);
-/* The default config path (XDG_CONFIG_HOME or ~/.config); buf >= 4096. */
-const char *ph_report_config_default(char *buf, size_t size);
-
 #endif /* PH_REPORT_H */

@@ -313,7 +313,7 @@ static int picture(ph_output *out, ph_picture kind, ph_profile *p,
 {
     char err[1024] = "";
     if (ph_svg_draw(kind, p, base, out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", path, err[0] ? err : "cannot be drawn");
+        ph_cli_file_error(path, "%s", ph_output_error(out));
         return -1;
     }
     return 0;
@@ -398,19 +398,14 @@ int ph_cmd_report(int argc, char **argv)
         goto done;
     ph_output *out = ph_output_open(o.out, err, sizeof err);
     if (!out) {
-        ph_cli_error("%s: %s", o.out, err);
+        ph_cli_file_error(o.out, "%s", err);
         goto done;
     }
     if (write_report(&o, p, base, out) < 0) {
-        ph_output_abort(out);
+        ph_output_abort(out);   /* the message is printed */
         goto done;
     }
-    ph_cli_print_drops("report", out);
-    if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_error("%s: %s", o.out, err);
-        goto done;
-    }
-    rc = PH_EXIT_OK;
+    rc = ph_cli_finish_output(o.out, "report", out, 0, NULL);
 done:
     if (p)
         ph_profile_free(p);

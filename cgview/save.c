@@ -98,6 +98,28 @@ int ph_cli_check_options(const char *cmd, ph_profile *p,
     return PH_EXIT_OK;
 }
 
+int ph_cli_finish_output(const char *path, const char *format,
+                         ph_output *out, int rc, const char *err)
+{
+    char msg[1024];
+
+    /* A writer records its error on out; one that still fills err only
+     * gets it recorded here, so commit below reports both alike. */
+    if (rc < 0 && !ph_output_error(out))
+        ph_output_error_set(out, "%s", err && err[0] ? err
+                                                    : "cannot be written");
+    if (rc == 0) {
+        ph_cli_print_drops(format, out);
+        if (strcmp(path, "-") == 0)
+            fflush(stdout);   /* anything printed before goes first */
+    }
+    if (ph_output_commit(out, msg, sizeof msg) < 0) {
+        ph_cli_file_error(path, "%s", msg);
+        return PH_EXIT_BAD;
+    }
+    return PH_EXIT_OK;
+}
+
 int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
                 char *const *kv, size_t nkv)
 {
@@ -119,17 +141,6 @@ int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
         ph_output_set_option(out, key, eq + 1);
     }
     err[0] = '\0';
-    if (writer->write(p, out, err, sizeof err) < 0) {
-        ph_output_abort(out);
-        ph_cli_file_error(path, "%s", err[0] ? err : "cannot be written");
-        return PH_EXIT_BAD;
-    }
-    ph_cli_print_drops(writer->name, out);
-    if (strcmp(path, "-") == 0)
-        fflush(stdout);   /* anything printed before goes first */
-    if (ph_output_commit(out, err, sizeof err) < 0) {
-        ph_cli_file_error(path, "%s", err);
-        return PH_EXIT_BAD;
-    }
-    return PH_EXIT_OK;
+    return ph_cli_finish_output(path, writer->name, out,
+                                writer->write(p, out, err, sizeof err), err);
 }

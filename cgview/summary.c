@@ -22,9 +22,7 @@ static const char usage_fmt[] =
     "\n"
     "What to show:\n"
     "  -e, --event EV         show and sort by event EV (real or derived)\n"
-    "      --define 'N = F'   define derived event N by formula F (repeatable)\n"
-    "      --config FILE      read derived events from FILE (YAML; default\n"
-    "                         $XDG_CONFIG_HOME/profhub/config.yaml)\n"
+    PH_CLI_DERIVED_HELP
     "  -s, --sort KEY         self (default), inclusive or calls\n"
     "  -n, --top N            show N entries (default 50; 0 = all)\n"
     "  -t, --threshold PCT    hide entries below PCT%% of the total\n"
@@ -52,15 +50,14 @@ static const char usage_fmt[] =
     "  -h, --help             show this help\n";
 
 enum {
-    OPT_EXE = 256, OPT_DEFINE, OPT_CONFIG, OPT_PART, OPT_THREAD, OPT_FOCUS,
+    OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_FOCUS,
     OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
     OPT_SOURCE_DIR,
 };
 
 static const struct option longopts[] = {
     { "event", required_argument, NULL, 'e' },
-    { "define", required_argument, NULL, OPT_DEFINE },
-    { "config", required_argument, NULL, OPT_CONFIG },
+    PH_CLI_DERIVED_OPTIONS,
     { "sort", required_argument, NULL, 's' },
     { "top", required_argument, NULL, 'n' },
     { "threshold", required_argument, NULL, 't' },
@@ -85,9 +82,8 @@ static const struct option longopts[] = {
 };
 
 typedef struct options {
-    const char *from, *exe, *evname, *config;
-    const char **defines;
-    size_t ndefines;
+    const char *from, *exe, *evname;
+    ph_cli_derived derived;  /* --define, --config */
     uint64_t part, thread;   /* 0 = not given (part is 1-based) */
     int has_thread;
     const char *focus, *ignore;
@@ -96,60 +92,6 @@ typedef struct options {
     size_t nmore;
     char label[512];
 } options;
-
-/* ------------------------------------------------------------------ */
-/* Derived events                                                      */
-
-/* --define 'NAME = FORMULA'; errors name the column in the argument. */
-static int apply_define(ph_profile *p, const char *arg)
-{
-    const char *eq = strchr(arg, '='), *f;
-    char name[256], err[256];
-    size_t a, b;
-    int col = 0;
-
-    if (!eq) {
-        ph_cli_error("--define: column %zu: expected NAME = FORMULA",
-                     strlen(arg) + 1);
-        return -1;
-    }
-    for (a = 0; arg[a] == ' ' || arg[a] == '\t'; a++)
-        ;
-    for (b = (size_t)(eq - arg); b > a && (arg[b - 1] == ' ' ||
-                                           arg[b - 1] == '\t'); b--)
-        ;
-    if (b == a || b - a >= sizeof name) {
-        ph_cli_error("--define: column %zu: expected an event name before "
-                     "\"=\"", a + 1);
-        return -1;
-    }
-    memcpy(name, arg + a, b - a);
-    name[b - a] = '\0';
-    for (size_t i = 0; name[i]; i++) {
-        if (name[i] == ' ' || strchr("+-*/()", name[i]) ||
-            (i == 0 && name[i] >= '0' && name[i] <= '9')) {
-            ph_cli_error("--define: column %zu: bad event name \"%s\"",
-                         a + i + 1, name);
-            return -1;
-        }
-    }
-    {
-        const ph_event *real = ph_event_find(p, name);
-        if (real && !(real->flags & PH_EV_DERIVED)) {
-            ph_cli_error("--define: column %zu: \"%s\" is a real event "
-                         "and cannot have a formula", a + 1, name);
-            return -1;
-        }
-    }
-    for (f = eq + 1; *f == ' ' || *f == '\t'; f++)
-        ;
-    if (!ph_event_define(p, name, f, &col, err, sizeof err)) {
-        size_t c = col > 0 ? (size_t)(f - arg) + (size_t)col : a + 1;
-        ph_cli_error("--define: column %zu: %s", c, err);
-        return -1;
-    }
-    return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* Option values                                                       */
@@ -237,12 +179,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
         uint64_t n;
         switch (c) {
         case 'e': o->evname = optarg; break;
-        case OPT_DEFINE:
-            o->defines = ph_xrealloc(o->defines, (o->ndefines + 1) *
-                                                     sizeof *o->defines);
-            o->defines[o->ndefines++] = optarg;
+        case PH_OPT_DEFINE:
+        case PH_OPT_CONFIG:
+            ph_cli_derived_option(&o->derived, c, optarg);
             break;
-        case OPT_CONFIG: o->config = optarg; break;
         case 's':
             if (parse_sort(cmd, optarg, &r->sort) < 0)
                 return -1;
@@ -399,26 +339,6 @@ static int select_part(ph_report *r, const options *o)
     return 0;
 }
 
-static int add_events(ph_report *r, const options *o)
-{
-    char buf[4096];
-    const char *def;
-    size_t i;
-
-    ph_events_add_builtins(r->p);
-    if (o->config) {
-        if (ph_report_config(r->p, o->config, 1) < 0)
-            return -1;
-    } else if ((def = ph_report_config_default(buf, sizeof buf)) != NULL) {
-        if (ph_report_config(r->p, def, 0) < 0)
-            return -1;
-    }
-    for (i = 0; i < o->ndefines; i++)
-        if (apply_define(r->p, o->defines[i]) < 0)
-            return -1;
-    return 0;
-}
-
 static int choose_event(ph_report *r, const options *o)
 {
     ph_profile *p = r->p;
@@ -565,7 +485,7 @@ int ph_cmd_summary(int argc, char **argv)
         goto out;
     }
     rc = PH_EXIT_USAGE;
-    if (add_events(&r, &o) < 0)
+    if (ph_cli_derive(r.p, &o.derived) < 0)
         goto out;
     rc = PH_EXIT_BAD;
     if (select_part(&r, &o) < 0 || choose_event(&r, &o) < 0)
@@ -588,6 +508,6 @@ out:
         regfree(&o.focus_re);
     if (r.topts.ignore)
         regfree(&o.ignore_re);
-    free(o.defines);
+    ph_cli_derived_free(&o.derived);
     return rc;
 }

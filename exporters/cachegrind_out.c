@@ -272,8 +272,8 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out, char *err,
             w.slots[w.nout++] = s;
     if (w.nout == 0) {
         free(w.slots);
-        snprintf(err, errsize, "the profile has no additive event to write");
-        return -1;
+        return ph_output_error_set(out, "the profile has no additive event "
+                                   "to write");
     }
 
     size_t nfiles = ph_file_count(p);

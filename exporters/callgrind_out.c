@@ -448,8 +448,8 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
             w.slots[w.nout++] = i;
     if (w.nout == 0 && w.nreal > 0) {
         free(w.slots);
-        snprintf(err, errsize, "the profile has no additive event to write");
-        return -1;
+        return ph_output_error_set(out, "the profile has no additive event "
+                                   "to write");
     }
     if (w.nout < w.nreal)
         ph_output_drop(out, "nonadditive", w.nreal - w.nout, "non-additive "

@@ -140,9 +140,8 @@ int ph_dot_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
     ph_event **evs = ph_out_events(p, out, &ne);
     int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
-        snprintf(err, errsize, "the profile has no additive event");
         free(evs);
-        return -1;
+        return ph_output_error_set(out, "the profile has no additive event");
     }
     const ph_event *ev = evs[pick];
     double node_thr = option_pct(out, "node_threshold", 0.5) / 100.0;

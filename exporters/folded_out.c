@@ -41,10 +41,9 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
     ph_event **evs = ph_out_events(p, out, &ne);
     int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
-        snprintf(err, errsize, "the profile has no additive event "
-                 "to write");
         free(evs);
-        return -1;
+        return ph_output_error_set(out, "the profile has no additive event "
+                                   "to write");
     }
     if (ne > 1)
         ph_output_drop(out, "events", ne - 1, "other events (the "

@@ -40,9 +40,12 @@ ph_event **ph_out_events(const ph_profile *p, ph_output *out, size_t *n)
 {
     size_t ne = ph_event_count(p), k = 0, nonadd = 0, derived = 0;
     ph_event **evs = ph_xcalloc(ne + 1, sizeof *evs);
+    const char *want = out ? ph_output_option(out, "event") : NULL;
     for (size_t i = 0; i < ne; i++) {
         ph_event *ev = ph_event_at(p, i);
-        if (ev->flags & PH_EV_BUILTIN)
+        /* A built-in is written only when asked for by name (-O event=). */
+        if ((ev->flags & PH_EV_BUILTIN) &&
+            !(want && strcmp(ph_str_get(p, ev->name), want) == 0))
             continue;
         if (ev->flags & PH_EV_NONADDITIVE) {
             nonadd++;

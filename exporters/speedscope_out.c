@@ -89,10 +89,9 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out, char *err,
     ph_stacks_warn(st, out);
     ph_event **evs = ph_out_events(p, out, &ne);
     if (ne == 0) {
-        snprintf(err, errsize, "the profile has no additive "
-                 "event to write");
         free(evs);
-        return -1;
+        return ph_output_error_set(out, "the profile has no additive "
+                                   "event to write");
     }
     int active = ph_out_pick(p, out, evs, ne);
     uint32_t *frame_of = ph_xcalloc(st->nnodes + 1, sizeof *frame_of);

@@ -126,7 +126,7 @@ int ph_svg_draw(ph_picture kind, const ph_profile *p, const ph_profile *base,
     ph_svg_opts o;
     int rc;
     if (parse_opts(p, out, &o, err, errsize) < 0)
-        return -1;
+        return ph_output_error_set(out, "%s", err);
     switch (kind) {
     case PH_PICTURE_FLAME:
         rc = ph_svg_flame(p, NULL, &o, out, err, errsize);
@@ -152,6 +152,10 @@ int ph_svg_draw(ph_picture kind, const ph_profile *p, const ph_profile *base,
     }
     if (o.has_highlight)
         regfree(&o.highlight);
+    /* The pictures' helpers fill err; the error is recorded on out. */
+    if (rc < 0)
+        ph_output_error_set(out, "%s", err && err[0] ? err
+                                                     : "cannot be drawn");
     return rc;
 }
 
@@ -159,11 +163,9 @@ int ph_svg_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
 {
     const char *k = ph_output_option(out, "kind");
     int kind = k ? ph_picture_find(k) : PH_PICTURE_FLAME;
-    if (kind < 0 || kind == PH_PICTURE_DIFF) {
-        snprintf(err, errsize, "kind expects flame, treemap or callgraph, "
-                 "got \"%s\" (a diff needs two inputs: profhub draw diff)",
-                 k);
-        return -1;
-    }
+    if (kind < 0 || kind == PH_PICTURE_DIFF)
+        return ph_output_error_set(out, "kind expects flame, treemap or "
+                                   "callgraph, got \"%s\" (a diff needs two "
+                                   "inputs: profhub draw diff)", k);
     return ph_svg_draw((ph_picture)kind, p, NULL, out, err, errsize);
 }

@@ -4,17 +4,14 @@
  * suffixes; one symbol per address, a global preferred), their ranges (to the
  * next symbol or the end of the section), the DWARF line table (libdwarf),
  * and C++ names demangled through the C++ runtime's __cxa_demangle when it
- * can be loaded at run time (no link-time dependency on libstdc++).
+ * can be loaded at run time (no link-time dependency on libstdc++).  The
+ * ELF file, its symbol tables and the demangler are elf_syms.c's.
  */
 #include "config.h"
 
 #include <ctype.h>
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,28 +20,8 @@
 #include <dwarf.h>
 #include <libdwarf.h>
 
+#include "importers/elf_syms.h"
 #include "importers/gmon_priv.h"
-
-/* ------------------------------------------------------------------ */
-/* Demangling                                                          */
-
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-static demangle_fn demangler;
-static pthread_once_t demangler_once = PTHREAD_ONCE_INIT;
-
-static void load_demangler(void)
-{
-    void *sym = dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    if (!sym) {
-        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-        if (h)
-            sym = dlsym(h, "__cxa_demangle");
-        /* h stays open for the life of the process */
-    }
-    if (sym)
-        memcpy(&demangler, &sym, sizeof demangler);
-}
 
 static char *dup_string(const char *s)
 {
@@ -52,26 +29,6 @@ static char *dup_string(const char *s)
     char *d = ph_xmalloc(n);
     memcpy(d, s, n);
     return d;
-}
-
-/* Demangled copy of a "_Z" name, or NULL (not mangled, or no runtime). */
-static char *demangle(const char *name, int *available)
-{
-    int status = -1;
-    char *out, *copy;
-
-    pthread_once(&demangler_once, load_demangler);
-    *available = demangler != NULL;
-    if (!demangler || strncmp(name, "_Z", 2) != 0)
-        return NULL;
-    out = demangler(name, NULL, NULL, &status);
-    if (status != 0 || !out) {
-        free(out);
-        return NULL;
-    }
-    copy = dup_string(out);   /* ours to free with the rest */
-    free(out);
-    return copy;
 }
 
 /* ------------------------------------------------------------------ */
@@ -186,6 +143,9 @@ static int read_elf(ph_gmon_syms *s, Elf *elf, char *err, size_t errsize)
     Elf_Scn *scn = NULL;
     size_t nsec = 0, cap = 0;
     unsigned char *exec_sec;
+    ph_elf_symiter it;
+    GElf_Sym sym;
+    const char *name;
 
     if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
         snprintf(err, errsize, "not an ELF file");
@@ -212,61 +172,40 @@ static int read_elf(ph_gmon_syms *s, Elf *elf, char *err, size_t errsize)
                                                   sh.sh_addr + sh.sh_size};
         }
     }
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        Elf_Data *data;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-            sh.sh_entsize == 0)
-            continue;
-        s->has_symtab = 1;
-        data = elf_getdata(scn, NULL);
-        Elf_Scn *strscn = elf_getscn(elf, sh.sh_link);
-        Elf_Data *strdata = strscn ? elf_getdata(strscn, NULL) : NULL;
-        if (!data || !strdata || !strdata->d_buf)
-            continue;
-        const char *strtab = strdata->d_buf;
-        size_t strsize = strdata->d_size;
-        size_t count = sh.sh_size / sh.sh_entsize;
-        for (size_t i = 0; i < count; i++) {
-            GElf_Sym sym;
-            const char *name;
-            int type, bind;
-            if (!gelf_getsym(data, (int)i, &sym))
-                break;
-            name = elf_strptr(elf, sh.sh_link, sym.st_name);
-            if (!name)
-                continue;
-            type = GELF_ST_TYPE(sym.st_info);
-            bind = GELF_ST_BIND(sym.st_info);
-            if (strcmp(name, "etext") == 0 && sym.st_shndx != SHN_UNDEF) {
-                s->has_etext = 1;
-                s->etext = sym.st_value;
-            }
-            if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec ||
-                !exec_sec[sym.st_shndx] || type == STT_SECTION ||
-                type == STT_FILE)
-                continue;
-            if (bind == STB_LOCAL &&
-                !accept_local_name(strtab, strsize, sym.st_name))
-                continue;
-            if (bind != STB_LOCAL && !name[0])
-                continue;
-            if (s->nsyms == cap) {
-                cap = cap ? 2 * cap : 256;
-                s->syms = ph_xrealloc(s->syms, cap * sizeof *s->syms);
-            }
-            ph_gmon_sym *g = &s->syms[s->nsyms++];
-            memset(g, 0, sizeof *g);
-            g->addr = sym.st_value;
-            g->is_static = bind == STB_LOCAL;
-            g->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
-            g->name = demangle(name, &s->demangled);
-            if (g->name)
-                g->mangled = dup_string(name);
-            else
-                g->name = dup_string(name);
+    ph_elf_syms_begin(&it, elf, SHT_SYMTAB);
+    while (ph_elf_syms_next(&it, &sym, &name)) {
+        int type, bind;
+        type = GELF_ST_TYPE(sym.st_info);
+        bind = GELF_ST_BIND(sym.st_info);
+        if (strcmp(name, "etext") == 0 && sym.st_shndx != SHN_UNDEF) {
+            s->has_etext = 1;
+            s->etext = sym.st_value;
         }
+        if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= nsec ||
+            !exec_sec[sym.st_shndx] || type == STT_SECTION ||
+            type == STT_FILE)
+            continue;
+        if (bind == STB_LOCAL &&
+            !accept_local_name(it.strtab, it.strsize, sym.st_name))
+            continue;
+        if (bind != STB_LOCAL && !name[0])
+            continue;
+        if (s->nsyms == cap) {
+            cap = cap ? 2 * cap : 256;
+            s->syms = ph_xrealloc(s->syms, cap * sizeof *s->syms);
+        }
+        ph_gmon_sym *g = &s->syms[s->nsyms++];
+        memset(g, 0, sizeof *g);
+        g->addr = sym.st_value;
+        g->is_static = bind == STB_LOCAL;
+        g->is_func = type == STT_FUNC || type == STT_GNU_IFUNC;
+        g->name = ph_elf_demangle(name, &s->demangled);
+        if (g->name)
+            g->mangled = dup_string(name);
+        else
+            g->name = dup_string(name);
     }
+    s->has_symtab = it.sections > 0;
     free(exec_sec);
     finish_symbols(s);
     return 0;
@@ -386,18 +325,9 @@ int ph_gmon_syms_load(ph_gmon_syms *s, const char *path, char *err,
 
     memset(s, 0, sizeof *s);
     s->path = path;
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errsize, "%s", strerror(errno));
+    elf = ph_elf_open(path, &fd, err, errsize);
+    if (!elf)
         return -1;
-    }
-    elf_version(EV_CURRENT);
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf) {
-        snprintf(err, errsize, "not an ELF file (%s)", elf_errmsg(-1));
-        close(fd);
-        return -1;
-    }
     rc = read_elf(s, elf, err, errsize);
     elf_end(elf);
     if (rc == 0) {

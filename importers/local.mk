@@ -1,7 +1,8 @@
 # importers/local.mk -- included by the top Makefile.am
 # Each format adds its files here; importer_registry.c holds the table.
 libph_la_SOURCES += importers/importers.h importers/importer_registry.c \
-	importers/builtin_events.c
+	importers/builtin_events.c importers/event_config.c \
+	importers/elf_syms.h importers/elf_syms.c
 
 # pprof, drcctprof (on proto/), folded.
 libph_la_SOURCES += importers/pprof_in.c importers/drcctprof_in.c \

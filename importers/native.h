@@ -90,9 +90,4 @@ void ph_nsym_add_map(ph_nsym *s, uint64_t instance, uint64_t start,
 size_t ph_nsym_resolve(ph_nsym *s, uint64_t instance, uint64_t addr,
                        const ph_nframe **frames);
 
-/* Demangle a C++ name with __cxa_demangle (libstdc++, loaded with
- * dlopen on first use); NULL when name is not mangled or cannot be
- * demangled.  The result is malloc'ed. */
-char *ph_nsym_demangle(const char *name);
-
 #endif /* PH_NATIVE_H */

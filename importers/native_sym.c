@@ -3,20 +3,18 @@
  * address.  Functions come from ELF symbol tables through libelf (.symtab,
  * and .dynsym so stripped shared objects still name their exports); lines
  * and inlined frames come from native_dwarf.c.  C++ names are demangled
- * with __cxa_demangle from libstdc++, loaded with dlopen on first use (the
- * mangled name is kept in ph_func.mangled).  Objects are read from the
+ * by elf_syms.c (the mangled name is kept in ph_func.mangled), which also
+ * opens the file and walks its symbol tables.  Objects are read from the
  * paths recorded in the map; a file rebuilt since the run gives wrong
  * names (no build-id check yet). */
 #include "config.h"
 
-#include <dlfcn.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "importers/elf_syms.h"
 #include "importers/native.h"
 #include "ir/hash.h"
 
@@ -45,37 +43,6 @@ struct ph_nsym {
 };
 
 /* ------------------------------------------------------------------ */
-/* Demangling                                                          */
-
-typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-
-char *ph_nsym_demangle(const char *name)
-{
-    static demangle_fn fn;
-    static int tried;
-    int status = 0;
-    char *out;
-
-    if (strncmp(name, "_Z", 2) != 0)
-        return NULL;
-    if (!tried) {
-        void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
-
-        tried = 1;
-        if (h)
-            *(void **)&fn = dlsym(h, "__cxa_demangle");
-    }
-    if (!fn)
-        return NULL;
-    out = fn(name, NULL, NULL, &status);
-    if (status != 0) {
-        free(out);
-        return NULL;
-    }
-    return out;
-}
-
-/* ------------------------------------------------------------------ */
 /* ELF                                                                 */
 
 static int cmp_sym(const void *a, const void *b)
@@ -87,32 +54,25 @@ static int cmp_sym(const void *a, const void *b)
     return (y->size > 0) - (x->size > 0);   /* sized first */
 }
 
-static void read_symtab(ph_nobj *eo, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
-                        size_t *cap)
+/* Function symbols of .symtab and .dynsym. */
+static void read_symtabs(ph_nobj *eo, Elf *elf)
 {
-    Elf_Data *data = elf_getdata(scn, NULL);
-    size_t n;
+    ph_elf_symiter it;
+    GElf_Sym s;
+    const char *name;
+    size_t cap = 0;
 
-    if (!data || sh->sh_entsize == 0)
-        return;
-    n = sh->sh_size / sh->sh_entsize;
-    for (size_t i = 0; i < n; i++) {
-        GElf_Sym s;
-        const char *name;
-        int type;
-
-        if (!gelf_getsym(data, (int)i, &s))
-            break;
-        type = GELF_ST_TYPE(s.st_info);
+    ph_elf_syms_begin(&it, elf, 0);
+    while (ph_elf_syms_next(&it, &s, &name)) {
+        int type = GELF_ST_TYPE(s.st_info);
         if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
             s.st_shndx == SHN_UNDEF || s.st_value == 0)
             continue;
-        name = elf_strptr(elf, sh->sh_link, s.st_name);
-        if (!name || !*name)
+        if (!*name)
             continue;
-        if (eo->nsyms == *cap) {
-            *cap = *cap ? *cap * 2 : 256;
-            eo->syms = ph_xrealloc(eo->syms, *cap * sizeof *eo->syms);
+        if (eo->nsyms == cap) {
+            cap = cap ? cap * 2 : 256;
+            eo->syms = ph_xrealloc(eo->syms, cap * sizeof *eo->syms);
         }
         eo->syms[eo->nsyms].addr = s.st_value;
         eo->syms[eo->nsyms].size = s.st_size;
@@ -125,21 +85,13 @@ static void read_symtab(ph_nobj *eo, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
 
 static void load_elf(ph_nobj *eo)
 {
-    int fd = open(eo->path, O_RDONLY | O_CLOEXEC);
-    Elf *elf;
-    Elf_Scn *scn = NULL;
-    size_t cap = 0, nph = 0, w = 0;
+    char err[256];
+    int fd;
+    Elf *elf = ph_elf_open(eo->path, &fd, err, sizeof err);
+    size_t nph = 0, w = 0;
 
-    if (fd < 0)
-        return;
-    elf_version(EV_CURRENT);
-    elf = elf_begin(fd, ELF_C_READ, NULL);
-    if (!elf || elf_kind(elf) != ELF_K_ELF) {
-        if (elf)
-            elf_end(elf);
-        close(fd);
-        return;
-    }
+    if (!elf)
+        return;   /* no symbols: functions are named by address */
     if (elf_getphdrnum(elf, &nph) == 0 && nph > 0) {
         eo->segs = ph_xcalloc(nph, sizeof *eo->segs);
         for (size_t i = 0; i < nph; i++) {
@@ -153,15 +105,8 @@ static void load_elf(ph_nobj *eo)
             }
         }
     }
-    while ((scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-
-        if (gelf_getshdr(scn, &sh) &&
-            (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM))
-            read_symtab(eo, elf, scn, &sh, &cap);
-    }
-    elf_end(elf);
-    close(fd);
+    read_symtabs(eo, elf);
+    ph_elf_close(elf, fd);
     if (eo->nsyms == 0)
         return;
     ph_qsort(eo->syms, eo->nsyms, sizeof *eo->syms, cmp_sym);
@@ -316,7 +261,7 @@ static ph_func *make_func(ph_nsym *s, const ph_nobj *eo, const char *name,
                           uint64_t va)
 {
     ph_profile *p = s->p;
-    char *dem = ph_nsym_demangle(name);
+    char *dem = ph_elf_demangle(name, NULL);
     const ph_nrow *r = find_row(eo, va);
     ph_func *f = ph_func_get(p, ph_str_intern0(p, dem ? dem : name),
                              r ? r->file : NULL, eo->obj);

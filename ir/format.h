@@ -35,7 +35,10 @@ typedef struct ph_format {
     int (*sniff)(const unsigned char *data, size_t len);
     /* Fill p from in.  0 on success; -1 with the error recorded in in. */
     int (*read)(ph_input *in, ph_profile *p);
-    /* Write p.  0 on success; -1 with a message in err.  Writers change
+    /* Write p.  0 on success; -1 with the error recorded on out
+     * (ph_output_error_set), as a reader records its error on its input;
+     * a message a writer leaves in err instead is recorded by the front
+     * end, which reports both alike.  Writers change
      * nothing: what they need in the other shape comes from the views of
      * analysis/, and what the format cannot hold is said through
      * ph_output_drop. */
@@ -75,6 +78,24 @@ PH_API ph_profile *ph_load_input(ph_input *in, const char *forced,
  * PH_EV_BUILTIN, which writers leave out.  For front ends, before a
  * report or diff reads p (importers/builtin_events.c). */
 PH_API void ph_events_add_builtins(ph_profile *p);
+
+/* Derived events a user writes (importers/event_config.c), for every front
+ * end alike, after the built-ins: first the config file, then each
+ * "NAME = FORMULA" definition.
+ * ph_events_read_config: a YAML file "derived: {NAME: FORMULA, ...}" (or a
+ * list of one-entry maps) read from in; other top-level keys, and entries
+ * naming an event p lacks, are skipped.
+ * Returns 0, or -1 with the error recorded on in (line and column).
+ * ph_events_config_path: the default file, $XDG_CONFIG_HOME/profhub/
+ * config.yaml else ~/.config/profhub/config.yaml, into buf; NULL when
+ * neither variable is usable.
+ * ph_event_define_arg: one "NAME = FORMULA"; returns 0, or -1 with a
+ * message in err and *col its 1-based column in arg.  A real event cannot
+ * be redefined. */
+PH_API int ph_events_read_config(ph_input *in, ph_profile *p);
+PH_API const char *ph_events_config_path(char *buf, size_t size);
+PH_API int ph_event_define_arg(ph_profile *p, const char *arg, size_t *col,
+                               char *err, size_t errsize);
 
 #ifdef __cplusplus
 }

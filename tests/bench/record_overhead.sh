@@ -8,17 +8,14 @@
 #   top_srcdir=SRC PROFHUB=BUILD/profhub sh tests/bench/record_overhead.sh
 # Environment: BENCH_ARG (chain's work factor, default 1500: about 1 s),
 # BENCH_RUNS (default 10), BENCH_STRICT=1 to exit 1 above the target.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${PROFHUB:=$(pwd)/profhub}"
+# lib.sh: $tmp (removed on exit), skip, and csv_tsv (a real CSV parser).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 arg=${BENCH_ARG:-1500}
 runs=${BENCH_RUNS:-10}
 
-command -v hyperfine >/dev/null 2>&1 || { echo "SKIP: hyperfine is not installed"; exit 77; }
+need_program hyperfine python3
 "$PROFHUB" collectors >/dev/null 2>&1
-[ $? -eq 2 ] && { echo "SKIP: profhub was built without collectors"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/record_overhead.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
+[ $? -eq 2 ] && skip "profhub was built without collectors"
 gcc -g -O2 -o "$tmp/chain" "$top_srcdir/samples/src/chain.c" || exit 99
 cd "$tmp" || exit 99
 
@@ -29,8 +26,15 @@ hyperfine -N --warmup 2 --runs "$runs" --export-json times.json \
     cat hyperfine.txt
     exit 99
 }
-pcn=$("$PROFHUB" summary --format csv -n 1 pc.phx | awk -F, 'NR == 2 { print $8 }')
-utn=$("$PROFHUB" summary --format csv -n 1 ut.phx | awk -F, 'NR == 2 { print $8 }')
+# incl_samples of the top function, by its column name.
+top_samples() {
+    "$PROFHUB" summary --format csv -n 1 "$1" >"$1.csv"
+    csv_tsv "$1.csv" | awk -F'\t' '
+        NR == 1 { for (k = 1; k <= NF; k++) if ($k == "incl_samples") c = k }
+        NR == 2 && c { print $c }'
+}
+pcn=$(top_samples pc.phx)
+utn=$(top_samples ut.phx)
 # wall time is what a user waits for; CPU time (user + system, of the
 # whole process tree) is steadier on a shared machine.  Both are shown;
 # the verdict uses the CPU ratio.

@@ -4,16 +4,10 @@
 # --exe PROG` exit 1 with exactly the lines in NAME.err: truncated records,
 # unknown tags, absurd counts, and the wrong executable (NAME.exe names it;
 # otherwise the sample's own program).  Any other status (a crash) fails.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
-case $PROFHUB in /*) ;; *) PROFHUB=$(pwd)/$PROFHUB ;; esac
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 cd "$top_srcdir/tests/bad/gmon" || exit 99
-[ -f "$top_srcdir/samples/gmon/recursion-pie/prog" ] || { echo "no sample: skip"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bad_gmon.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0 n=0
+[ -f "$top_srcdir/samples/gmon/recursion-pie/prog" ] || skip "no sample"
+n=0
 for f in *.gmon; do
     name=${f%.gmon}
     n=$((n + 1))
@@ -26,11 +20,12 @@ for f in *.gmon; do
     sed "s|$tmp/prog|PROG|g" "$tmp/err" >"$tmp/err2"
     if [ $rc != 1 ]; then
         echo "FAIL $name: exit status $rc, expected 1"; cat "$tmp/err"
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     elif ! cmp -s "$tmp/err2" "$name.err"; then
         echo "FAIL $name: message differs"; diff "$name.err" "$tmp/err2"
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     fi
 done
-echo "$n bad inputs, $failed failed"
-[ $failed = 0 ]
+echo "$n bad inputs, $failures failed"
+checks=$n
+finish

@@ -49,6 +49,56 @@ expect_status 0 "$PROFHUB" formats -f csv
     || fail "CSV header"
 [ $(($(wc -l <"$tmp/out") - 1)) = "$(wc -l <"$tmp/json.list")" ] \
     || fail "CSV rows differ in number from JSON objects"
+# CSV and YAML say what the JSON says (read and write as true/false).
+cp "$tmp/out" "$tmp/formats.csv"
+"$PROFHUB" formats -f json >"$tmp/formats.json" &&
+    "$PROFHUB" formats -f yaml >"$tmp/formats.yaml" &&
+    python3 - "$tmp" <<'P' || fail "formats: CSV or YAML differ from JSON"
+import csv, json, sys
+import yaml
+d = sys.argv[1]
+j = json.load(open(d + "/formats.json"))
+y = yaml.safe_load(open(d + "/formats.yaml"))
+assert y == j, (y, j)
+rows = list(csv.DictReader(open(d + "/formats.csv")))
+assert len(rows) == len(j)
+for r, o in zip(rows, j):
+    assert r["name"] == o["name"] and r["description"] == o["description"]
+    assert r["read"] == str(o["read"]).lower(), r
+    assert r["write"] == str(o["write"]).lower(), r
+    assert r["extensions"].split() == o["extensions"], r
+P
+
+# info: YAML is the JSON, and the CSV's key,value rows are its scalars by
+# path ("events.0.name"), null as an empty field.
+for f in callgrind/chain.default.out pprof/gowork.cpu.pb.gz; do
+    [ -s "$SAMPLES/$f" ] || continue
+    for fmt in json yaml csv; do
+        "$PROFHUB" info -f $fmt "$SAMPLES/$f" >"$tmp/info.$fmt" ||
+            fail "info -f $fmt $f"
+    done
+    python3 - "$tmp" <<'P' || fail "info $f: CSV or YAML differ from JSON"
+import csv, json, sys
+import yaml
+d = sys.argv[1]
+j = json.load(open(d + "/info.json"))
+assert yaml.safe_load(open(d + "/info.yaml")) == j
+def flat(v, path, out):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            flat(x, path + [k], out)
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            flat(x, path + [str(i)], out)
+    else:
+        text = "" if v is None else str(v).lower() if isinstance(v, bool) else str(v)
+        out.append((".".join(path), text))
+    return out
+rows = list(csv.reader(open(d + "/info.csv")))
+assert rows[0] == ["key", "value"], rows[0]
+assert [tuple(r) for r in rows[1:]] == flat(j, [], []), "rows differ"
+P
+done
 
 # Each readable format reads its own samples (when the samples are there).
 while read -r name read write; do

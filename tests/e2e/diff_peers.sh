@@ -21,14 +21,15 @@ awk '/^events:/ { n = NF - 1; for (i = 2; i <= NF; i++) ev[i - 1] = $i }
     "$tmp/cg_diff.out" | sort >"$tmp/peer"
 
 expect_status 0 "$PROFHUB" diff --format csv --top 0 "$cgb" "$cga"
-# CSV: name,file,object,status, then base/new/delta per event; no quoted
-# commas in these names.  An unknown file is "" for us, "???" for cg_diff.
-head -1 "$tmp/out" | tr ',' '\n' >"$tmp/cols"
-awk -F, 'NR == FNR { col[FNR] = $0; next }
+# CSV: name,file,object,status, then base/new/delta per event, read by a
+# CSV parser.  An unknown file is "" for us, "???" for cg_diff.
+csv_tsv "$tmp/out" >"$tmp/out.tsv"
+head -1 "$tmp/out.tsv" | tr '\t' '\n' >"$tmp/cols"
+awk -F'\t' 'NR == FNR { col[FNR] = $0; next }
          FNR > 1 { if ($2 == "") $2 = "???"
                    for (i = 5; i <= NF; i++) if (col[i] ~ /^delta_/) {
                        e = substr(col[i], 7); print $2 "|" $1 "|" e "|" ($i + 0) } }' \
-    "$tmp/cols" "$tmp/out" | sort >"$tmp/ours"
+    "$tmp/cols" "$tmp/out.tsv" | sort >"$tmp/ours"
 if ! cmp -s "$tmp/peer" "$tmp/ours"; then
     fail "per-function deltas differ from cg_diff"
     diff "$tmp/peer" "$tmp/ours" | head -20
@@ -37,12 +38,11 @@ fi
 
 # The changed function is the top row, with cg_diff's Ir delta.
 expect_status 0 "$PROFHUB" diff --format csv --top 1 "$cgb" "$cga"
-top=$(sed -n 2p "$tmp/out" | cut -d, -f1)
+csv_tsv "$tmp/out" >"$tmp/out.tsv"
+top=$(sed -n 2p "$tmp/out.tsv" | cut -f1)
 [ "$top" = checksum_block ] || fail "top row is \"$top\", not checksum_block"
 want=$(grep '|checksum_block|Ir|' "$tmp/peer" | cut -d'|' -f4)
-got=$(awk -F, 'NR == FNR { col[FNR] = $0; next }
-               FNR == 2 { for (i = 1; i <= NF; i++) if (col[i] == "delta_Ir") print $i }' \
-      "$tmp/cols" "$tmp/out")
+got=$(csv_get "$tmp/out" name checksum_block delta_Ir)
 [ -n "$want" ] && [ "$want" = "$got" ] ||
     fail "checksum_block delta Ir: cg_diff $want, profhub $got"
 

@@ -112,11 +112,16 @@ grep -q 'Icicle graph' "$tmp/opt.svg" || fail "--inverted: no icicle title"
 expect_status 2 "$PROFHUB" draw pie "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw diff "$before" -o "$tmp/x.svg"
 expect_status 2 "$PROFHUB" draw flame "$before"
-expect_status 1 "$PROFHUB" draw flame --event nosuch "$before" -o "$tmp/x.svg"
-grep -q 'no event "nosuch"' "$tmp/err" || fail "--event nosuch: $(cat "$tmp/err")"
+# A writer's error is recorded on its output and printed in the one
+# style of file errors: "FILE: message".
+err_filter() { filter_paths; }
+run_compare_err 1 "$PROFHUB" draw flame --event nosuch "$before" -o "$tmp/x.svg" <<'E'
+TMP/x.svg: no event "nosuch" in the profile
+E
+err_filter() { cat; }
 expect_status 1 "$PROFHUB" draw flame --min-width 200 "$before" -o "$tmp/x.svg"
-expect_status 1 "$PROFHUB" draw flame --define 'Ir = 2' "$before" -o "$tmp/x.svg"
-expect_status 1 "$PROFHUB" draw flame --define 'X = Ir +' "$before" -o "$tmp/x.svg"
+expect_status 2 "$PROFHUB" draw flame --define 'Ir = 2' "$before" -o "$tmp/x.svg"
+expect_status 2 "$PROFHUB" draw flame --define 'X = Ir +' "$before" -o "$tmp/x.svg"
 grep -q 'define: column 9:' "$tmp/err" || fail "--define error: $(cat "$tmp/err")"
 expect_status 1 "$PROFHUB" draw treemap --root nosuch "$before" -o "$tmp/x.svg"
 [ -e "$tmp/x.svg" ] && fail "a failed picture left a file"

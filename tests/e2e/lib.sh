@@ -14,6 +14,12 @@
 #                         script may redefine)
 #   expect_status N CMD...    CMD must exit N (output kept in $tmp)
 #   filter_paths          sed filter: $tmp -> TMP, $top_srcdir -> SRC
+#   csv_tsv FILE          FILE's CSV, parsed by python3's csv module, as
+#                         tab-separated lines for awk -F'\t' and cut (a tab
+#                         or newline inside a field becomes a space): names
+#                         like "run(unsigned long, long)" keep their commas
+#   csv_get FILE KEYCOL KEY COL   COL (a header name) of the first row
+#                         whose KEYCOL is KEY, or nothing
 #   finish                exit 0, or 1 when anything failed
 # Exit statuses: 0 pass, 1 fail, 77 skip, 99 the test itself broke.
 
@@ -114,6 +120,24 @@ run_compare_err() {
 # drop warnings the sample itself causes: grep -v ': warning: ').
 err_filter() {
     cat
+}
+
+csv_tsv() {
+    python3 -c '
+import csv, sys
+for row in csv.reader(open(sys.argv[1], newline="")):
+    print("\t".join(f.replace("\t", " ").replace("\n", " ") for f in row))
+' "$1"
+}
+
+csv_get() {
+    python3 -c '
+import csv, sys
+for row in csv.DictReader(open(sys.argv[1], newline="")):
+    if row.get(sys.argv[2]) == sys.argv[3] and sys.argv[4] in row:
+        print(row[sys.argv[4]])
+        break
+' "$@"
 }
 
 filter_paths() {

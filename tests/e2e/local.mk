@@ -11,6 +11,8 @@ EXTRA_DIST += tests/inject/inject.c
 EXTRA_DIST += tests/e2e/shapes.py
 # The views beside a profile, against go tool pprof, gprof and summary.
 E2E_TESTS += tests/e2e/views.sh tests/e2e/fidelity.sh
+# Derived events (built-ins, config file, --define) in every command.
+E2E_TESTS += tests/e2e/derived_events.sh
 # ARCHITECTURE.md's arrows, read from the sources.
 E2E_TESTS += tests/e2e/architecture.sh
 TESTS += $(E2E_TESTS)

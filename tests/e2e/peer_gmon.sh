@@ -8,23 +8,17 @@
 # the BSD layouts (tests/e2e/gmon2bsd rewrites each sample), and a
 # conversion to callgrind read by callgrind_annotate must show the same
 # self ticks per function as profhub holds.  Exit 77 when gprof is missing.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
-case $PROFHUB in /*) ;; *) PROFHUB=$(pwd)/$PROFHUB ;; esac
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 TABLE=$top_builddir/tests/e2e/gprof_table
 case $TABLE in /*) ;; *) TABLE=$(pwd)/$TABLE ;; esac
 G2T=$top_srcdir/tests/e2e/gprof2tsv
 
-command -v gprof >/dev/null 2>&1 || { echo "gprof not found: skip"; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skip"; exit 77; }
+command -v gprof >/dev/null 2>&1 || skip "gprof not found"
+command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 set -- "$top_srcdir"/samples/gmon/*/gmon.out
-[ -f "$1" ] || { echo "no samples/gmon/*/gmon.out: skip"; exit 77; }
+[ -f "$1" ] || skip "no samples/gmon/*/gmon.out"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/peer_gmon.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-failed=0 n=0
+n=0
 
 # compare NAME PROG GMON...: gprof on the files (summed with -s first when
 # several) against gprof_table on the same files.
@@ -44,17 +38,17 @@ compare() {
     gprof -b -p "$prog" "$cg" >"$tmp/flat" 2>/dev/null &&
         gprof -b -q "$prog" "$cg" >"$tmp/graph" 2>/dev/null &&
         python3 "$G2T" "$tmp/flat" "$tmp/graph" | sort >"$tmp/want" ||
-        { echo "FAIL $cname: gprof"; failed=$((failed + 1)); return; }
+        { echo "FAIL $cname: gprof"; failures=$((failures + 1)); return; }
     "$TABLE" "$prog" "$@" | sort >"$tmp/got" ||
-        { echo "FAIL $cname: gprof_table"; failed=$((failed + 1)); return; }
+        { echo "FAIL $cname: gprof_table"; failures=$((failures + 1)); return; }
     if [ ! -s "$tmp/want" ]; then
-        echo "FAIL $cname: could not parse gprof's output"; failed=$((failed + 1))
+        echo "FAIL $cname: could not parse gprof's output"; failures=$((failures + 1))
     elif cmp -s "$tmp/want" "$tmp/got"; then
         echo "ok   $cname: $(grep -c '^fn' "$tmp/got") functions, $(grep -c '^cycle' "$tmp/got") cycles equal gprof"
     else
         echo "FAIL $cname: differs from gprof (< gprof, > profhub)"
         diff "$tmp/want" "$tmp/got"
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     fi
 }
 
@@ -82,7 +76,7 @@ if command -v callgrind_annotate >/dev/null 2>&1 &&
         name=$(basename "$d")
         [ -x "$d/prog" ] || continue
         if ! "$PROFHUB" convert --exe "$d/prog" "$g" -o "$tmp/cg.out" -t callgrind 2>"$tmp/err"; then
-            echo "FAIL $name: convert to callgrind"; cat "$tmp/err"; failed=$((failed + 1)); continue
+            echo "FAIL $name: convert to callgrind"; cat "$tmp/err"; failures=$((failures + 1)); continue
         fi
         callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null >"$tmp/cga.txt"
         python3 - "$tmp/cga.txt" >"$tmp/cga" <<'EOF'
@@ -111,18 +105,19 @@ for r in rows[1:]:
 EOF
         sort "$tmp/ours" -o "$tmp/ours"
         if [ ! -s "$tmp/cga" ] || [ ! -s "$tmp/ours" ]; then
-            echo "FAIL $name: empty callgrind_annotate or summary output"; failed=$((failed + 1))
+            echo "FAIL $name: empty callgrind_annotate or summary output"; failures=$((failures + 1))
         elif cmp -s "$tmp/cga" "$tmp/ours"; then
             echo "ok   $name: callgrind_annotate self costs equal ($(wc -l <"$tmp/ours") functions)"
         else
             echo "FAIL $name: callgrind_annotate self costs differ (< annotate, > profhub)"
-            diff "$tmp/cga" "$tmp/ours"; failed=$((failed + 1))
+            diff "$tmp/cga" "$tmp/ours"; failures=$((failures + 1))
         fi
     done
 else
     echo "callgrind_annotate or the callgrind exporter missing: conversion check skipped"
 fi
 
-echo "$n samples, $failed failed"
-[ $n -gt 0 ] || exit 77
-[ $failed = 0 ]
+echo "$n samples, $failures failed"
+[ $n -gt 0 ] || skip "no sample was compared"
+checks=$n
+finish

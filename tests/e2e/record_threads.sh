@@ -19,10 +19,8 @@ seen=
 i=1
 while [ "$i" -le "${parts:-0}" ]; do
     for fn in work_a work_b work_c; do
-        v=$("$PROFHUB" summary --format csv -n 0 --part "$i" th.phx |
-            awk -F, -v fn="$fn" '
-                NR == 1 { for (k = 1; k <= NF; k++) if ($k == "incl_samples") c = k; next }
-                $1 == fn && c { print $c }')
+        "$PROFHUB" summary --format csv -n 0 --part "$i" th.phx >part.csv
+        v=$(csv_get part.csv name "$fn" incl_samples)
         if [ -n "$v" ] && [ "$v" -gt 0 ]; then
             case " $seen " in
             *" $fn "*) fail "$fn has samples in two parts" ;;

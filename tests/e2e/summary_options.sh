@@ -79,7 +79,7 @@ expect_status 1 "$PROFHUB" summary --thread 9 "$CB"
 
 # Filters.
 expect_status 0 "$PROFHUB" summary -f csv -n 0 --focus '^level_' --ignore 'level_c' "$CB"
-names=$(tail -n +2 "$tmp/out" | cut -d, -f1 | sort | tr '\n' ' ')
+names=$(csv_tsv "$tmp/out" | tail -n +2 | cut -f1 | sort | tr '\n' ' ')
 [ "$names" = "level_a level_b level_d level_e " ] || fail "--focus/--ignore gave: $names"
 
 # YAML (read back by a YAML parser) and CSV carry JSON's numbers.

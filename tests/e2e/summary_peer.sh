@@ -7,26 +7,21 @@
 # members of cycles (profhub uses gprof's rule so inclusive never exceeds
 # the total; summary_recursion.sh checks those).  Files with several parts
 # are left out: the peers read only one part.  Peer missing => 77.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 IRFACTS=$top_builddir/tests/e2e/irfacts
 A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
 SJ="perl $top_srcdir/tests/e2e/summary_json"
 
 command -v callgrind_annotate >/dev/null 2>&1 \
-    || { echo "SKIP: callgrind_annotate is not installed"; exit 77; }
+    || skip "callgrind_annotate is not installed"
 command -v cg_annotate >/dev/null 2>&1 \
-    || { echo "SKIP: cg_annotate is not installed"; exit 77; }
-perl -MJSON::PP -e 1 2>/dev/null || { echo "SKIP: no perl JSON::PP"; exit 77; }
-[ -x "$IRFACTS" ] || { echo "SKIP: $IRFACTS not built"; exit 77; }
+    || skip "cg_annotate is not installed"
+perl -MJSON::PP -e 1 2>/dev/null || skip "no perl JSON::PP"
+[ -x "$IRFACTS" ] || skip "$IRFACTS not built"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_peer.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/cwd"   # the peers strip their working directory from names
 
-failed=0 checked=0 skipped=0
+checked=0 skipped=0
 for sample in "$top_srcdir"/samples/callgrind/*.out* \
               "$top_srcdir"/samples/cachegrind/*.out*; do
     [ -s "$sample" ] || continue
@@ -38,7 +33,7 @@ for sample in "$top_srcdir"/samples/callgrind/*.out* \
     if ! "$PROFHUB" summary --format json --top 0 "$d/in.out" \
             >"$d/ours.json" 2>"$d/err"; then
         echo "FAIL $name: profhub summary failed:"; cat "$d/err"
-        failed=$((failed + 1)); continue
+        failures=$((failures + 1)); continue
     fi
     parts=$(perl -MJSON::PP -e 'local $/; print scalar @{ decode_json(<STDIN>)->{profile}{parts} }' <"$d/ours.json")
     if [ "$parts" != 1 ]; then
@@ -58,7 +53,7 @@ for sample in "$top_srcdir"/samples/callgrind/*.out* \
     fi
     if [ $ok = 0 ]; then
         echo "FAIL $name: the peer failed:"; cat "$d/peer.err"
-        failed=$((failed + 1)); continue
+        failures=$((failures + 1)); continue
     fi
     $A2T parse self "$d/in.out" <"$d/peer.txt" | $SJ collapse \
         >"$d/peer.self0" || ok=0
@@ -105,8 +100,10 @@ for sample in "$top_srcdir"/samples/callgrind/*.out* \
     else
         echo "FAIL $name"
         grep -v '^compared' "$d/cmp" | head -20
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     fi
 done
-echo "$checked samples checked, $skipped skipped, $failed failed"
-[ $checked -gt 0 ] && [ $failed = 0 ]
+echo "$checked samples checked, $skipped skipped, $failures failed"
+checks=$checked
+[ "$checked" -gt 0 ] || fail "nothing was checked"
+finish

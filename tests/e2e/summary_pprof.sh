@@ -5,29 +5,24 @@
 # and the total, equal go tool pprof -top's flat and cum (inclusive taken
 # from the stacks, each stack once), and no inclusive exceeds the total.
 # go missing => 77.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
 SJ="perl $top_srcdir/tests/e2e/summary_json"
 
-command -v go >/dev/null 2>&1 || { echo "SKIP: go is not installed"; exit 77; }
-perl -MJSON::PP -e 1 2>/dev/null || { echo "SKIP: no perl JSON::PP"; exit 77; }
+command -v go >/dev/null 2>&1 || skip "go is not installed"
+perl -MJSON::PP -e 1 2>/dev/null || skip "no perl JSON::PP"
 ls "$top_srcdir"/samples/pprof/*.pb.gz >/dev/null 2>&1 \
-    || { echo "SKIP: no pprof samples"; exit 77; }
+    || skip "no pprof samples"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_pprof.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 export HOME="$tmp"   # go tool pprof keeps nothing of ours
 
-failed=0 checked=0
+checked=0
 for sample in "$top_srcdir"/samples/pprof/*.pb.gz; do
     name=$(basename "$sample")
     "$PROFHUB" summary -f json -n 0 "$sample" >"$tmp/ours.json" 2>"$tmp/err" \
-        || { echo "FAIL $name: profhub failed"; cat "$tmp/err"; failed=$((failed + 1)); continue; }
+        || { echo "FAIL $name: profhub failed"; cat "$tmp/err"; failures=$((failures + 1)); continue; }
     $SJ bounds <"$tmp/ours.json" >"$tmp/bounds" \
-        || { echo "FAIL $name: inclusive over the total"; cat "$tmp/bounds"; failed=$((failed + 1)); }
+        || { echo "FAIL $name: inclusive over the total"; cat "$tmp/bounds"; failures=$((failures + 1)); }
     events=$(perl -MJSON::PP -e 'local $/; print join(" ", map { $_->{name} }
         grep { !defined $_->{formula} } @{ decode_json(<STDIN>)->{events} })' \
         <"$tmp/ours.json")
@@ -64,9 +59,11 @@ for sample in "$top_srcdir"/samples/pprof/*.pb.gz; do
             echo "ok   $name $ev: total, flat and cum of $(grep -c '^self' "$tmp/peer.tsv") functions equal"
         else
             echo "FAIL $name $ev"; grep -v '^compared' "$tmp/cmp" | head -10
-            failed=$((failed + 1))
+            failures=$((failures + 1))
         fi
     done
 done
-echo "$checked sample types checked, $failed failed"
-[ $checked -gt 0 ] && [ $failed = 0 ]
+echo "$checked sample types checked, $failures failed"
+checks=$checked
+[ "$checked" -gt 0 ] || fail "nothing was checked"
+finish

@@ -4,23 +4,18 @@
 # Dr'` gives the function's D1mr over its Dr, both summed independently
 # from what cg_annotate / callgrind_annotate print; the built-in L1m is
 # I1mr + D1mr + D1mw of the same sums.  Peer missing => 77.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 A2T="perl $top_srcdir/tests/e2e/annotate2tsv"
 SJ="perl $top_srcdir/tests/e2e/summary_json"
 
-command -v cg_annotate >/dev/null 2>&1 || { echo "SKIP: no cg_annotate"; exit 77; }
+command -v cg_annotate >/dev/null 2>&1 || skip "no cg_annotate"
 command -v callgrind_annotate >/dev/null 2>&1 \
-    || { echo "SKIP: no callgrind_annotate"; exit 77; }
-perl -MJSON::PP -e 1 2>/dev/null || { echo "SKIP: no perl JSON::PP"; exit 77; }
+    || skip "no callgrind_annotate"
+perl -MJSON::PP -e 1 2>/dev/null || skip "no perl JSON::PP"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_ratio.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/cwd"
 
-failed=0 checked=0
+checked=0
 for sample in "$top_srcdir"/samples/cachegrind/chain.default.out \
               "$top_srcdir"/samples/cachegrind/shapes.default.out \
               "$top_srcdir"/samples/callgrind/chain.cache-branch.out; do
@@ -33,7 +28,7 @@ for sample in "$top_srcdir"/samples/cachegrind/chain.default.out \
                     --show-percs=no --auto=no "$d/in.out") >"$d/peer.txt" ;;
     *) (cd "$tmp/cwd" && callgrind_annotate --threshold=100 \
                     --show-percs=no --auto=no "$d/in.out") >"$d/peer.txt" ;;
-    esac || { echo "FAIL $name: the peer failed"; failed=$((failed + 1)); continue; }
+    esac || { echo "FAIL $name: the peer failed"; failures=$((failures + 1)); continue; }
     $A2T parse self "$d/in.out" <"$d/peer.txt" | $SJ collapse >"$d/peer"
     ok=1
     "$PROFHUB" summary -f json -n 0 --define 'MissRate = D1mr / Dr' \
@@ -55,8 +50,10 @@ for sample in "$top_srcdir"/samples/cachegrind/chain.default.out \
     if [ $ok = 1 ]; then
         echo "ok   $name: $(grep compared "$d/cmp")"
     else
-        echo "FAIL $name"; head -20 "$d/cmp"; failed=$((failed + 1))
+        echo "FAIL $name"; head -20 "$d/cmp"; failures=$((failures + 1))
     fi
 done
-echo "$checked samples checked, $failed failed"
-[ $checked -gt 0 ] && [ $failed = 0 ]
+echo "$checked samples checked, $failures failed"
+checks=$checked
+[ "$checked" -gt 0 ] || fail "nothing was checked"
+finish

@@ -4,25 +4,20 @@
 # function's or cycle's inclusive cost exceeds the total, and the cycles
 # found are the one in samples/src/recursion.c: is_even <-> is_odd (fib,
 # walk, build and destroy only call themselves, which is no cycle).
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 SJ="perl $top_srcdir/tests/e2e/summary_json"
 SRC=$top_srcdir/samples/src/recursion.c
 
-perl -MJSON::PP -e 1 2>/dev/null || { echo "SKIP: no perl JSON::PP"; exit 77; }
+perl -MJSON::PP -e 1 2>/dev/null || skip "no perl JSON::PP"
 ls "$top_srcdir"/samples/callgrind/recursion*.out >/dev/null 2>&1 \
-    || { echo "SKIP: no recursion samples"; exit 77; }
+    || skip "no recursion samples"
 # The mutual recursion the expectation below stands for.
 grep -q 'is_odd(' "$SRC" && grep -q 'is_even(' "$SRC" \
     || { echo "FAIL: $SRC no longer has is_even/is_odd"; exit 1; }
 expected="cycle 1: is_even is_odd"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_recursion.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 
-failed=0 checked=0
+checked=0
 for sample in "$top_srcdir"/samples/callgrind/recursion*.out; do
     name=$(basename "$sample")
     ok=1
@@ -41,7 +36,7 @@ for sample in "$top_srcdir"/samples/callgrind/recursion*.out; do
         echo "ok   $name: inclusive <= total everywhere; $found"
     else
         echo "FAIL $name"; grep -v '^cycle' "$tmp/out" | head -10
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     fi
 done
 # Without the cycle rule the members' inclusive is KCachegrind's (calls
@@ -50,6 +45,8 @@ done
 "$PROFHUB" summary -f json -n 0 --no-cycles \
     "$top_srcdir/samples/callgrind/recursion.recs1.out" >"$tmp/nc.json" \
     && ! $SJ bounds <"$tmp/nc.json" >/dev/null \
-    || { echo "FAIL: --no-cycles did not exceed the total"; failed=$((failed + 1)); }
-echo "$checked samples checked, $failed failed"
-[ $checked -gt 0 ] && [ $failed = 0 ]
+    || { echo "FAIL: --no-cycles did not exceed the total"; failures=$((failures + 1)); }
+echo "$checked samples checked, $failures failed"
+checks=$checked
+[ "$checked" -gt 0 ] || fail "nothing was checked"
+finish

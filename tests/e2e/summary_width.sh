@@ -3,16 +3,11 @@
 # 80-column terminal (longest line <= 80 characters, COLUMNS=80) on every
 # sample, with long C++ and glibc names and long paths, and exits 0; -w N
 # fits N columns; in a pipe without COLUMNS or -w nothing is cut.
-set -u
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=.}"
-: "${PROFHUB:=$top_builddir/profhub}"
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 S=$top_srcdir/samples
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/summary_width.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
 
-failed=0 checked=0
+checked=0
 check() { # LABEL profhub-summary-args...
     label=$1
     shift
@@ -20,7 +15,7 @@ check() { # LABEL profhub-summary-args...
     rc=$?
     if [ $rc != 0 ]; then
         echo "FAIL $label: exit status $rc"; head -3 "$tmp/err"
-        failed=$((failed + 1)); return
+        failures=$((failures + 1)); return
     fi
     # Characters, not bytes (C++ names are ASCII, paths may not be).
     max=$(LC_ALL=C.UTF-8 awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
@@ -28,7 +23,7 @@ check() { # LABEL profhub-summary-args...
     if [ "$max" -gt 80 ]; then
         echo "FAIL $label: a line of $max columns:"
         LC_ALL=C.UTF-8 awk 'length($0) > 80' "$tmp/out" | head -3
-        failed=$((failed + 1))
+        failures=$((failures + 1))
     fi
 }
 
@@ -60,13 +55,15 @@ COLUMNS=80 "$PROFHUB" summary -w 120 -n 0 "$f" >"$tmp/out" 2>/dev/null
 max=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/out")
 checked=$((checked + 1))
 [ "$max" -gt 80 ] && [ "$max" -le 120 ] ||
-    { echo "FAIL -w 120: longest line $max"; failed=$((failed + 1)); }
+    { echo "FAIL -w 120: longest line $max"; failures=$((failures + 1)); }
 long=$("$PROFHUB" summary -f csv -n 0 "$f" | python3 -c '
 import csv, sys
 print(max((r["name"] for r in csv.DictReader(sys.stdin)), key=len))')
 checked=$((checked + 1))
 (unset COLUMNS; "$PROFHUB" summary -n 0 "$f") >"$tmp/out" 2>/dev/null
 [ "${#long}" -gt 60 ] && grep -qF -- "$long" "$tmp/out" ||
-    { echo "FAIL pipe: \"$long\" was cut"; failed=$((failed + 1)); }
-echo "$checked reports checked, $failed failed"
-[ $checked -gt 0 ] && [ $failed = 0 ]
+    { echo "FAIL pipe: \"$long\" was cut"; failures=$((failures + 1)); }
+echo "$checked reports checked, $failures failed"
+checks=$checked
+[ "$checked" -gt 0 ] || fail "nothing was checked"
+finish

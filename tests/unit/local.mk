@@ -11,6 +11,8 @@ tests_unit_run_unit_SOURCES += tests/unit/cachegrind_test.c
 tests_unit_run_unit_SOURCES += tests/unit/callgrind_test.c
 tests_unit_run_unit_SOURCES += tests/unit/analysis_test.c
 tests_unit_run_unit_SOURCES += tests/unit/native_test.c
+tests_unit_run_unit_SOURCES += tests/unit/roundtrip_test.c \
+	tests/unit/cycles_test.c tests/unit/gmon_test.c
 tests_unit_run_unit_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) -DPH_STATIC_BUILD
 tests_unit_run_unit_LDADD = libph.la $(CUNIT_LIBS)
 TESTS += tests/unit/run_unit

@@ -21,4 +21,7 @@ PH_SUITE(pprof)
 PH_SUITE(drcctprof)
 PH_SUITE(analysis)
 PH_SUITE(native)
+PH_SUITE(roundtrip)
+PH_SUITE(cycles)
+PH_SUITE(gmon)
 #undef PH_SUITE

@@ -1,32 +1,36 @@
-/* config.c -- the summary's YAML configuration file, read with libyaml's
- * parser: derived events ("derived: {NAME: FORMULA, ...}", or a list of
- * such one-entry maps) defined in the profile.  Other top-level keys are
- * left for later versions and skipped.  Default location:
- * $XDG_CONFIG_HOME/profhub/config.yaml, else ~/.config/profhub/config.yaml. */
+/* event_config.c -- derived events a user writes: the YAML configuration
+ * file ("derived: {NAME: FORMULA, ...}", or a list of such one-entry maps),
+ * read with libyaml's parser from a ph_input, and one "NAME = FORMULA"
+ * definition (a --define argument).  Other top-level keys of the file are
+ * left for later versions and skipped, and so is an entry whose formula
+ * names an event the profile lacks (one file serves every profile).  Default location:
+ * $XDG_CONFIG_HOME/profhub/config.yaml, else ~/.config/profhub/config.yaml.
+ * Errors are recorded on the input (file:line:col) or in err (column). */
 #include "config.h"
 
-#include <errno.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-#include "cgview/report.h"
+#include "ir/format.h"
 
 typedef struct reader {
     yaml_parser_t y;
     yaml_event_t ev;
     int have;            /* ev holds an event */
-    const char *path;
+    ph_input *in;
     ph_profile *p;
 } reader;
 
 static int fail_at(reader *r, yaml_mark_t m, const char *msg)
 {
-    ph_cli_file_error(r->path, ":%zu:%zu: %s", m.line + 1, m.column + 1, msg);
-    return -1;
+    return ph_input_error_at(r->in, m.line + 1, m.column + 1, "%s", msg);
 }
 
-/* Next event into r->ev; -1 on a YAML syntax error (printed). */
+/* Next event into r->ev; -1 on a YAML syntax error (recorded). */
 static int next(reader *r)
 {
     if (r->have)
@@ -64,7 +68,27 @@ static const char *scalar(reader *r)
     return (const char *)r->ev.data.scalar.value;
 }
 
-/* One NAME: FORMULA pair; the current event is the NAME scalar. */
+/* Whether the formula's failure at at is a name the profile lacks (not
+ * the defined name itself): one config file serves every profile, so such
+ * an entry is skipped, as KCachegrind skips a built-in's unknown terms. */
+static int names_missing_event(const ph_profile *p, const char *defname,
+                               const char *at)
+{
+    char buf[256];
+    size_t n = 0;
+
+    if (!isalpha((unsigned char)at[0]) && at[0] != '_')
+        return 0;
+    while (n < sizeof buf - 1 && (isalnum((unsigned char)at[n]) ||
+                                  at[n] == '_' || at[n] == '.'))
+        n++;
+    memcpy(buf, at, n);
+    buf[n] = '\0';
+    return strcmp(buf, defname) != 0 && !ph_event_find(p, buf);
+}
+
+/* One NAME: FORMULA pair; the current event is the NAME scalar.  An entry
+ * naming an event the profile lacks is skipped (names_missing_event). */
 static int define_one(reader *r)
 {
     char name[256], err[256];
@@ -80,6 +104,8 @@ static int define_one(reader *r)
         return fail_at(r, r->ev.start_mark, "expected a formula");
     fm = r->ev.start_mark;
     if (!ph_event_define(r->p, name, scalar(r), &col, err, sizeof err)) {
+        if (col > 0 && names_missing_event(r->p, name, scalar(r) + col - 1))
+            return 0;
         /* Plain scalars start at the mark; quoted ones one column later. */
         if (col > 0)
             fm.column += (size_t)col - 1 +
@@ -152,33 +178,25 @@ static int read_document(reader *r)
     }
 }
 
-int ph_report_config(ph_profile *p, const char *path, int must_exist)
+int ph_events_read_config(ph_input *in, ph_profile *p)
 {
     reader r;
-    FILE *f = fopen(path, "rb");
     int rc;
 
-    if (!f) {
-        if (!must_exist && errno == ENOENT)
-            return 0;
-        ph_cli_file_error(path, "%s", strerror(errno));
-        return -1;
-    }
     memset(&r, 0, sizeof r);
-    r.path = path;
+    r.in = in;
     r.p = p;
     if (!yaml_parser_initialize(&r.y))
         ph_oom();
-    yaml_parser_set_input_file(&r.y, f);
+    yaml_parser_set_input_string(&r.y, ph_input_data(in), ph_input_size(in));
     rc = read_document(&r);
     if (r.have)
         yaml_event_delete(&r.ev);
     yaml_parser_delete(&r.y);
-    fclose(f);
     return rc;
 }
 
-const char *ph_report_config_default(char *buf, size_t size)
+const char *ph_events_config_path(char *buf, size_t size)
 {
     const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
     int n;
@@ -190,4 +208,59 @@ const char *ph_report_config_default(char *buf, size_t size)
     else
         return NULL;
     return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+/* Record a message and its 1-based column in arg; returns -1. */
+static int define_error(size_t *col, size_t c, char *err, size_t errsize,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int define_error(size_t *col, size_t c, char *err, size_t errsize,
+                        const char *fmt, ...)
+{
+    va_list ap;
+
+    *col = c;
+    va_start(ap, fmt);
+    vsnprintf(err, errsize, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int ph_event_define_arg(ph_profile *p, const char *arg, size_t *col,
+                        char *err, size_t errsize)
+{
+    const char *eq = strchr(arg, '='), *f;
+    char name[256], ferr[256];
+    size_t a, b;
+    int fcol = 0;
+
+    if (!eq)
+        return define_error(col, strlen(arg) + 1, err, errsize, "%s",
+                            "expected NAME = FORMULA");
+    for (a = 0; arg[a] == ' ' || arg[a] == '\t'; a++)
+        ;
+    for (b = (size_t)(eq - arg); b > a && (arg[b - 1] == ' ' ||
+                                           arg[b - 1] == '\t'); b--)
+        ;
+    if (b == a || b - a >= sizeof name)
+        return define_error(col, a + 1, err, errsize, "%s",
+                            "expected an event name before \"=\"");
+    memcpy(name, arg + a, b - a);
+    name[b - a] = '\0';
+    for (size_t i = 0; name[i]; i++)
+        if (name[i] == ' ' || strchr("+-*/()", name[i]) ||
+            (i == 0 && name[i] >= '0' && name[i] <= '9'))
+            return define_error(col, a + i + 1, err, errsize,
+                                "bad event name \"%s\"", name);
+    const ph_event *real = ph_event_find(p, name);
+    if (real && !(real->flags & PH_EV_DERIVED))
+        return define_error(col, a + 1, err, errsize, "\"%s\" is a real "
+                            "event and cannot have a formula", name);
+    for (f = eq + 1; *f == ' ' || *f == '\t'; f++)
+        ;
+    if (!ph_event_define(p, name, f, &fcol, ferr, sizeof ferr))
+        return define_error(col, fcol > 0 ? (size_t)(f - arg) + (size_t)fcol
+                                          : a + 1,
+                            err, errsize, "%s", ferr);
+    return 0;
 }
