@@ -159,6 +159,8 @@ typedef enum ph_group {
     PH_GROUP_FILE,
     PH_GROUP_OBJECT,
     PH_GROUP_CLASS,     /* C++ namespace::class from the demangled name */
+    PH_GROUP_FUNC_FILE, /* the function's own file (callgrind fl=); FILE
+                         * is the file of the code (fi=/fe=) */
 } ph_group;
 
 typedef enum ph_sort {

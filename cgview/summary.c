@@ -28,7 +28,9 @@ static const char usage_fmt[] =
     "  -s, --sort KEY         self (default), inclusive or calls\n"
     "  -n, --top N            show N entries (default 50; 0 = all)\n"
     "  -t, --threshold PCT    hide entries below PCT%% of the total\n"
-    "  -g, --group BY         function (default), file, object or class\n"
+    "  -g, --group BY         function (default), file (of the code), "
+    "function-file,\n"
+    "                         object or class\n"
     "      --part N           only part N (1-based, as listed); default: all\n"
     "      --thread N         only the part of thread N\n"
     "      --focus REGEX      keep entries whose name matches REGEX\n"
@@ -171,15 +173,15 @@ static int parse_sort(const char *cmd, const char *arg, ph_sort *out)
 static int parse_group(const char *cmd, const char *arg, ph_group *out)
 {
     static const char *const names[] = { "function", "file", "object",
-                                         "class" };
-    for (size_t i = 0; i < 4; i++) {
+                                         "class", "function-file" };
+    for (size_t i = 0; i < 5; i++) {
         if (strcmp(arg, names[i]) == 0) {
             *out = (ph_group)i;
             return 0;
         }
     }
     ph_cli_usage_error(cmd, "unknown group \"%s\" (expected function, "
-                       "file, object or class)", arg);
+                       "file, function-file, object or class)", arg);
     return -1;
 }
 
