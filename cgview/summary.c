@@ -44,6 +44,7 @@ static const char usage_fmt[] =
     "      --tree             callers and callees of every function shown\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
     "      --source-dir DIR   look for source files in DIR\n"
+    "      --context N        lines around each costly line (default 8)\n"
     "\n"
     "Input and output:\n"
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
@@ -56,7 +57,7 @@ static const char usage_fmt[] =
 enum {
     OPT_EXE = 256, OPT_DEFINE, OPT_CONFIG, OPT_PART, OPT_THREAD, OPT_FOCUS,
     OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
-    OPT_SOURCE_DIR,
+    OPT_SOURCE_DIR, OPT_CONTEXT,
 };
 
 static const struct option longopts[] = {
@@ -78,6 +79,7 @@ static const struct option longopts[] = {
     { "tree", no_argument, NULL, OPT_TREE },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
+    { "context", required_argument, NULL, OPT_CONTEXT },
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
     { "format", required_argument, NULL, 'f' },
@@ -298,6 +300,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                 return -1;
             break;
         case OPT_SOURCE_DIR: r->source_dir = optarg; break;
+        case OPT_CONTEXT:
+            if (ph_report_parse_context(cmd, optarg, r) < 0)
+                return -1;
+            break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
         case 'f':
@@ -555,6 +561,7 @@ int ph_cmd_summary(int argc, char **argv)
     memset(&o, 0, sizeof o);
     r.fmt = PH_REPORT_TEXT;
     r.top = 50;
+    r.context = 8;
     r.topts.cycles = 1;
     rc = parse_options(argc, argv, &r, &o);
     if (rc != 0) {
