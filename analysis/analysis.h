@@ -99,6 +99,13 @@ PH_API int ph_flat_rows_next(ph_flat_iter *it, ph_row *out);
 /* Whether record c comes from the context tree (its count is samples). */
 PH_API int ph_flat_is_tree(const ph_flat *v, const ph_call *c);
 
+/* Whether record c is recursive under the view's one rule: to its own
+ * caller, or (the profile's records) within one cycle of the records of
+ * every part.  Its calls count; its cost is inside an outer record, so an
+ * arc summing records leaves it out. */
+PH_API int ph_flat_recursive(const ph_flat *v, const ph_profile *p,
+                             const ph_call *c);
+
 /* Call records made by f (out) or into f (in), of every part:
  *   ph_flat_calls it;
  *   for (c = ph_flat_calls_out(&it, v, p, f); c; c = ph_flat_calls_next(&it))
@@ -159,6 +166,8 @@ typedef enum ph_group {
     PH_GROUP_FILE,
     PH_GROUP_OBJECT,
     PH_GROUP_CLASS,     /* C++ namespace::class from the demangled name */
+    PH_GROUP_FUNC_FILE, /* the function's own file (callgrind fl=); FILE
+                         * is the file of the code (fi=/fe=) */
 } ph_group;
 
 typedef enum ph_sort {
@@ -233,6 +242,9 @@ typedef struct ph_arc {
     const ph_func *func;  /* the other function */
     uint64_t count;       /* calls (samples for tree data) */
     int64_t *incl;        /* nreal values */
+    int recursive;        /* within a cycle (or f itself): calls only, the
+                             cost is inside the arcs into the cycle, as
+                             gprof shows them; incl stays 0 */
 } ph_arc;
 
 typedef struct ph_arcs {

@@ -22,6 +22,7 @@ static ph_arc *arc_for(ph_arcs *a, const ph_func *g, size_t w, size_t *cap)
     ph_arc *arc = &a->arcs[a->count++];
     arc->func = g;
     arc->count = 0;
+    arc->recursive = 0;
     arc->incl = ph_xcalloc(w + 1, sizeof *arc->incl);
     return arc;
 }
@@ -36,11 +37,17 @@ static ph_arcs *collect(const ph_profile *p, const ph_func *f, int part,
     const ph_call *c = callers ? ph_flat_calls_in(&it, v, p, f)
                                : ph_flat_calls_out(&it, v, p, f);
     for (; c; c = ph_flat_calls_next(&it)) {
-        if (!ph_part_selected(c->part, part) || c->caller == c->callee)
+        if (!ph_part_selected(c->part, part))
+            continue;
+        /* a tree's self edges are not arcs (pprof -peek shows none) */
+        if (c->caller == c->callee && ph_flat_is_tree(v, c))
             continue;
         ph_arc *arc = arc_for(a, callers ? c->caller : c->callee, w, &cap);
         arc->count += c->count;
-        ph_vec_add_call(arc->incl, c, w);
+        if (ph_flat_recursive(v, p, c))
+            arc->recursive = 1;
+        else
+            ph_vec_add_call(arc->incl, c, w);
     }
     return a;
 }

@@ -18,6 +18,7 @@ static const char *group_key(const ph_profile *p, const ph_func *f,
     ph_str s = f->name;
     switch (g) {
     case PH_GROUP_FILE:
+    case PH_GROUP_FUNC_FILE:
         s = f->file ? f->file->name : 0;
         break;
     case PH_GROUP_OBJECT:
@@ -201,22 +202,56 @@ static void tree_group_incl(const ph_profile *p, int part, const uint32_t *gof,
     free(sub);
 }
 
+/* Grouped by the file of the code (callgrind fi=/fe=, as callgrind_annotate
+ * and cg_annotate do): rows of code inlined from another file move from
+ * the function's file to that file. */
+static void move_inlined_rows(const ph_profile *p, int part,
+                              const uint32_t *gof, const uint32_t *gfile,
+                              int64_t *self, size_t w)
+{
+    const ph_part *only = part == PH_ALL_PARTS ? NULL : ph_part_at(p, part);
+    for (size_t i = 0; i < ph_func_count(p); i++) {
+        const ph_func *f = ph_func_at(p, i);
+        ph_row_iter it;
+        ph_row r;
+        ph_row_iter_init(&it, p, f, only);
+        while (ph_row_next(&it, &r)) {
+            if (!r.file || r.file == f->file)
+                continue;
+            int64_t *from = self + (gof[i] - 1) * w;
+            int64_t *to = self + (gfile[r.file->id] - 1) * w;
+            for (size_t k = 0; k < w; k++) {
+                from[k] = ph_cost_add(from[k], -r.cost[k]);
+                to[k] = ph_cost_add(to[k], r.cost[k]);
+            }
+        }
+    }
+}
+
 static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
     const ph_profile *p = t->profile;
     size_t w = t->nreal, nf = ph_func_count(p);
+    size_t nfiles = o->group == PH_GROUP_FILE ? ph_file_count(p) : 0;
     uint32_t *gof = ph_xcalloc(nf + 1, sizeof *gof);   /* group index + 1 */
     group_tab gt;
     size_t ng = 0, cap2 = 64;
-    while (cap2 < 2 * nf + 2)
+    while (cap2 < 2 * (nf + nfiles) + 2)
         cap2 *= 2;
     gt.slot = ph_xcalloc(cap2, sizeof *gt.slot);
     gt.mask = cap2 - 1;
-    gt.names = ph_xcalloc(nf + 1, sizeof *gt.names);
+    gt.names = ph_xcalloc(nf + nfiles + 2, sizeof *gt.names);
+    /* group index + 1 of each file, by file id */
+    uint32_t *gfile = ph_xcalloc(nfiles + 1, sizeof *gfile);
     for (size_t i = 0; i < nf; i++) {
         char buf[1024];
         gof[i] = group_of(&gt, group_key(p, ph_func_at(p, i), o->group, buf,
                                          sizeof buf), &ng);
+    }
+    for (size_t i = 0; i < nfiles; i++) {
+        const ph_file *fl = ph_file_at(p, i);
+        gfile[fl->id] = group_of(&gt, fl->name ? ph_str_get(p, fl->name)
+                                               : NULL, &ng);
     }
     int64_t *self = ph_xcalloc(ng * w + 1, sizeof *self);
     int64_t *in = ph_xcalloc(ng * w + 1, sizeof *in);
@@ -228,11 +263,15 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         const ph_func *f = ph_func_at(p, i);
         ph_vec_add(self + (gof[i] - 1) * w, ph_func_self(p, f, o->part), w);
     }
+    if (nfiles)
+        move_inlined_rows(p, o->part, gof, gfile, self, w);
     ph_call_iter it;
     for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
         if (!ph_part_selected(c->part, o->part))
             continue;
-        uint32_t gc = gof[c->caller->id - 1], ge = gof[c->callee->id - 1];
+        uint32_t gc = nfiles && c->file ? gfile[c->file->id]
+                                        : gof[c->caller->id - 1];
+        uint32_t ge = gof[c->callee->id - 1];
         if (gc == ge)
             continue;
         ph_vec_add_call(in + (ge - 1) * w, c, w);
@@ -301,6 +340,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         }
     }
     free(gof);
+    free(gfile);
     free(gt.slot);
     /* the group names belong to the table now */
     t->names = gt.names;

@@ -12,6 +12,13 @@
  * callee's inclusive cost.  The count of such a record is the number of
  * samples below it: sampled data has no call counts.
  *
+ * The same rule for the profile's own records (flat data, which has no
+ * stacks): a record from a function to itself, or to a function in one
+ * cycle with it (strongly connected over every part), is recursive: its
+ * calls count, its cost is already inside the record that entered the
+ * cycle (gprof shows such arcs with counts only).  ph_flat_recursive says
+ * which; the records keep their costs for writers.
+ *
  * Call records without an inclusive cost (gprof's arcs carry counts only)
  * get the cost gprof's call graph gives them: the callee's self and
  * children time propagated to each caller in proportion to calls, shared
@@ -53,6 +60,9 @@ struct ph_flat {
     ph_call *copies;
     size_t ncopies;
     int64_t *copy_incl;       /* ncopies x width */
+    /* component + 1 of each function when in a cycle of the profile's
+     * records, else 0; made on first use */
+    uint32_t *cycle_of;
 };
 
 /* ------------------------------------------------------------------ */
@@ -384,6 +394,52 @@ const ph_call *ph_flat_calls_next(ph_flat_calls *it)
     return NULL;
 }
 
+/* Cycles of the profile's records over every part (self calls left out:
+ * they are recursive by themselves). */
+static uint32_t *record_cycles(const ph_profile *p)
+{
+    size_t n = ph_func_count(p), m = 0;
+    size_t *first = ph_xcalloc(n + 1, sizeof *first);
+    ph_call_iter it;
+    const ph_call *c;
+    for (c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        m += c->caller != c->callee;
+    uint32_t *to = ph_xmalloc((m + 1) * sizeof *to);
+    m = 0;
+    for (size_t f = 0; f < n; f++) {
+        first[f] = m;
+        for (c = ph_calls_out(&it, p, ph_func_at(p, f)); c;
+             c = ph_call_next(&it))
+            if (c->caller != c->callee)
+                to[m++] = c->callee->id - 1;
+    }
+    first[n] = m;
+    uint32_t *comp = ph_xcalloc(n + 1, sizeof *comp);
+    size_t nc = ph_scc(n, first, to, NULL, comp, NULL, NULL);
+    uint32_t *size = ph_xcalloc(nc + 1, sizeof *size);
+    for (size_t f = 0; f < n; f++)
+        size[comp[f]]++;
+    for (size_t f = 0; f < n; f++)
+        comp[f] = size[comp[f]] > 1 ? comp[f] + 1 : 0;
+    free(size);
+    free(to);
+    free(first);
+    return comp;
+}
+
+int ph_flat_recursive(const ph_flat *v, const ph_profile *p,
+                      const ph_call *c)
+{
+    if (c->caller == c->callee)
+        return 1;
+    if (ph_flat_is_tree(v, c))
+        return 0;      /* tree records follow the stacks already */
+    if (!v->cycle_of)  /* the view's one lazily made part */
+        ((ph_flat *)v)->cycle_of = record_cycles(p);
+    uint32_t k = v->cycle_of[c->caller->id - 1];
+    return k && k == v->cycle_of[c->callee->id - 1];
+}
+
 /* ------------------------------------------------------------------ */
 /* gprof's costs for records that have none                           */
 
@@ -492,6 +548,7 @@ static void free_view(void *data)
     free(v->in);
     free(v->copies);
     free(v->copy_incl);
+    free(v->cycle_of);
     free(v);
 }
 

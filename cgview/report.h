@@ -39,6 +39,7 @@ typedef struct ph_report {
     ph_view view;
     const char *fn;          /* --callers/--callees/--butterfly/--annotate */
     const char *source_dir;  /* --annotate: where to look for sources */
+    uint32_t context;        /* --annotate: lines around a costly line */
     const ph_event *ev;      /* the event shown and sorted by */
     ph_sort sort;
     size_t top;              /* 0 = all */
@@ -50,6 +51,9 @@ typedef struct ph_report {
     const char *approx;      /* what the report approximated, if the
                                 profile itself is exact (gprof's rule) */
 } ph_report;
+
+/* --context N into r->context; -1 after a usage error. */
+int ph_report_parse_context(const char *cmd, const char *arg, ph_report *r);
 
 /* The selected part(s) as a ph_part pointer for row iterators (NULL = all). */
 ph_part *ph_report_part(const ph_report *r);

@@ -1,108 +1,34 @@
-/* report_annotate.c -- --annotate FN: the source lines of FN with their
- * self costs (flat rows of the selected parts, and samples of context
- * nodes whose frame is FN), each costly line shown with three lines of
- * context, and the calls made from each line with their inclusive cost.
- * Sources are looked up as recorded, then under --source-dir; a missing
- * file is a warning and its lines are shown without text. */
+/* report_annotate.c -- --annotate FN, as callgrind_annotate --auto=yes and
+ * cg_annotate --auto=yes annotate sources: every source file FN's code
+ * lies in, whole (the costs of every function's code in that file), each
+ * costly line with --context lines around it (default 8), every event
+ * with its percentage of the total, the calls made from a line merged per
+ * callee ("=> callee (Nx)" with their inclusive cost), and costs at no
+ * known line as "<counts for unidentified lines>".  Sources are looked up
+ * as recorded, then under --source-dir; a missing file is a warning and
+ * its costly lines are listed without text.  JSON/YAML/CSV list FN's own
+ * lines with their calls, and the files annotated. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgview/report.h"
+#include "cgview/annotate.h"
 
-enum { CONTEXT = 3 };
-
-typedef struct line_cost {
-    const ph_file *file;
-    uint32_t line;
-    int64_t *cost;           /* nreal values */
-} line_cost;
-
-typedef struct lines {
-    line_cost *v;
-    size_t n, cap, w;
-} lines;
-
-static void add_line(lines *ls, const ph_file *file, uint32_t line,
-                     const int64_t *cost, size_t width)
+int ph_report_parse_context(const char *cmd, const char *arg, ph_report *r)
 {
-    line_cost *lc;
-
-    if (ls->n && ls->v[ls->n - 1].file == file &&
-        ls->v[ls->n - 1].line == line) {
-        lc = &ls->v[ls->n - 1];
-    } else {
-        if (ls->n == ls->cap) {
-            ls->cap = ls->cap ? ls->cap * 2 : 64;
-            ls->v = ph_xrealloc(ls->v, ls->cap * sizeof *ls->v);
-        }
-        lc = &ls->v[ls->n++];
-        lc->file = file;
-        lc->line = line;
-        lc->cost = ph_xcalloc(ls->w + 1, sizeof *lc->cost);
-    }
-    for (size_t i = 0; i < width && i < ls->w; i++)
-        lc->cost[i] += cost[i];
-}
-
-static int cmp_lines(const void *a, const void *b)
-{
-    const line_cost *x = a, *y = b;
-    uint32_t fx = x->file ? x->file->id : 0, fy = y->file ? y->file->id : 0;
-    if (fx != fy)
-        return fx < fy ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
-}
-
-/* Sort by (file, line) and add up equal keys. */
-static void merge_lines(lines *ls)
-{
-    size_t i, o = 0;
-
-    if (ls->n == 0)
-        return;
-    ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
-    for (i = 0; i < ls->n; i++) {
-        if (o && cmp_lines(&ls->v[o - 1], &ls->v[i]) == 0) {
-            for (size_t k = 0; k < ls->w; k++)
-                ls->v[o - 1].cost[k] += ls->v[i].cost[k];
-            free(ls->v[i].cost);
-        } else {
-            ls->v[o++] = ls->v[i];
-        }
-    }
-    ls->n = o;
-}
-
-static void collect(ph_report *r, const ph_func *f, lines *ls)
-{
-    ph_profile *p = r->p;
-    ph_row_iter it;
-    ph_row row;
-
-    ls->w = ph_event_nreal(p);
-    ph_row_iter_init(&it, p, f, ph_report_part(r));
-    while (ph_row_next(&it, &row))
-        add_line(ls, row.file ? row.file : f->file, row.line, row.cost,
-                 ls->w);
-    for (size_t i = 0; i < ph_node_count(p); i++) {
-        const ph_node *nd = ph_node_at(p, i);
-        if (nd->func != f)
-            continue;
-        for (const ph_sample *s = nd->samples; s; s = s->next)
-            if (r->topts.part == PH_ALL_PARTS ||
-                (s->part && (int)s->part->index == r->topts.part))
-                add_line(ls, f->file, nd->line, s->cost, s->width);
-    }
-    merge_lines(ls);
+    uint64_t n;
+    if (ph_cli_count(cmd, "--context", arg, &n) < 0)
+        return -1;
+    r->context = n > 100000 ? 100000 : (uint32_t)n;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* Source files                                                        */
 
 typedef struct source {
-    char **text;             /* line i at text[i - 1] */
+    char **text;             /* line i at text[i - 1], whole */
     size_t n;
 } source;
 
@@ -126,29 +52,24 @@ static FILE *open_source(const ph_report *r, const char *name)
 static int load_source(const ph_report *r, const char *name, source *s)
 {
     FILE *f;
-    char buf[4096];
-    size_t cap = 0;
+    char *buf = NULL;
+    size_t cap = 0, bcap = 0;
+    ssize_t l;
 
     memset(s, 0, sizeof *s);
     if (!name[0] || strcmp(name, "???") == 0 || !(f = open_source(r, name)))
         return -1;
-    while (fgets(buf, sizeof buf, f)) {
-        size_t l = strlen(buf);
-        int whole = l && buf[l - 1] == '\n';
+    while ((l = getline(&buf, &bcap, f)) >= 0) {
         while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
             buf[--l] = '\0';
         if (s->n == cap) {
             cap = cap ? cap * 2 : 256;
             s->text = ph_xrealloc(s->text, cap * sizeof *s->text);
         }
-        s->text[s->n] = ph_xmalloc(l + 1);
-        memcpy(s->text[s->n++], buf, l + 1);
-        /* Skip the rest of an over-long line. */
-        while (!whole && fgets(buf, sizeof buf, f)) {
-            l = strlen(buf);
-            whole = l && buf[l - 1] == '\n';
-        }
+        s->text[s->n] = ph_xmalloc((size_t)l + 1);
+        memcpy(s->text[s->n++], buf, (size_t)l + 1);
     }
+    free(buf);
     fclose(f);
     return 0;
 }
@@ -160,153 +81,350 @@ static void free_source(source *s)
     free(s->text);
 }
 
-static const char *source_line(const source *s, uint32_t line)
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+/* The events shown: every additive one, or only r->ev when they do not
+ * fit the width (a terminal; nothing is cut in a pipe). */
+typedef struct columns {
+    const ph_event **ev;
+    size_t n;
+    size_t *w;               /* width of each column */
+    int pc;                  /* percentages shown */
+    int cum;                 /* context trees: a cum column after each
+                              * event, as pprof -list's flat and cum */
+} columns;
+
+/* One cost as callgrind_annotate prints it: the number right-aligned in
+ * its column, then " (pp.pp%)"; "." and blanks for nothing. */
+static void cell(const ph_report *r, const columns *c, size_t i,
+                 const int64_t *v, char *buf, size_t size)
 {
-    return line >= 1 && line <= s->n ? s->text[line - 1] : NULL;
+    char num[40];
+    double x = v ? ph_event_eval(r->p, c->ev[i], v) : 0;
+    double pc = ph_report_percent(r, c->ev[i], x);
+    int with_pc = c->pc && pc == pc;      /* not NaN */
+    if (x == 0) {
+        snprintf(buf, size, "%*s%s", (int)c->w[i], ".",
+                 with_pc ? "         " : "");
+        return;
+    }
+    ph_cli_number(num, x, 1);
+    /* five characters where they fit, as the peers keep them */
+    if (with_pc && pc > -9.995 && pc < 99.995)
+        snprintf(buf, size, "%*s (%5.2f%%)", (int)c->w[i], num, pc);
+    else if (with_pc)
+        snprintf(buf, size, "%*s (%5.1f%%)", (int)c->w[i], num, pc);
+    else
+        snprintf(buf, size, "%*s", (int)c->w[i], num);
+}
+
+static size_t print_cells(const ph_report *r, const columns *c,
+                          const ph_line_cost *lc, const int64_t *v,
+                          FILE *out)
+{
+    char buf[80];
+    size_t used = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        cell(r, c, i, v, buf, sizeof buf);
+        used += (size_t)fprintf(out, "%s%s", i ? " " : "", buf);
+        if (c->cum) {
+            cell(r, c, i, lc ? lc->cum : NULL, buf, sizeof buf);
+            used += (size_t)fprintf(out, " %s", buf);
+        }
+    }
+    return used;
+}
+
+/* The events shown: the real ones (and the chosen one when derived), or
+ * only the chosen one when they do not fit the width (a terminal; in a
+ * pipe nothing is cut).  A column is as wide as its widest line cost. */
+static void measure(const ph_report *r, const ph_lines *ls, columns *c)
+{
+    char num[40];
+    size_t nr = ph_event_nreal(r->p);
+    c->ev = ph_xmalloc((nr + 2) * sizeof *c->ev);
+    c->w = ph_xcalloc(nr + 2, sizeof *c->w);
+    c->cum = ph_node_count(r->p) > 0;
+    for (int pass = c->cum; pass < 2; pass++) {
+        size_t total = 0;
+        int chosen = 0;
+        c->n = 0;
+        c->pc = 1;
+        for (size_t k = 0; k < nr; k++) {
+            const ph_event *ev = ph_event_real(r->p, k);
+            if ((ev->flags & PH_EV_NONADDITIVE) || (pass && ev != r->ev))
+                continue;
+            chosen |= ev == r->ev;
+            c->ev[c->n++] = ev;
+        }
+        if (!chosen)
+            c->ev[c->n++] = r->ev;
+        for (size_t i = 0; i < c->n; i++) {
+            size_t w = 1;
+            for (size_t j = 0; j < ls->n; j++) {
+                double x = ph_event_eval(r->p, c->ev[i], ls->v[j].cost);
+                size_t l = strlen(ph_cli_number(num, x, 1));
+                if (l > w)
+                    w = l;
+                if (ls->v[j].cum) {
+                    x = ph_event_eval(r->p, c->ev[i], ls->v[j].cum);
+                    l = strlen(ph_cli_number(num, x, 1));
+                    if (l > w)
+                        w = l;
+                }
+            }
+            c->w[i] = w;
+            total += w + 10;
+            size_t h = strlen(ph_str_get(r->p, c->ev[i]->name));
+            if (h > w + 9)
+                c->w[i] = h - 9;
+        }
+        /* room for 20 columns of source */
+        if (total + 22 <= PH_REPORT_WIDTH)
+            break;
+    }
+}
+
+static void print_calls(const ph_report *r, const columns *c,
+                        const ph_line_cost *lc, FILE *out)
+{
+    char cnt[32], fit[PH_REPORT_MAXW + 1], name[2048];
+    for (size_t k = 0; k < lc->ncalls; k++) {
+        const ph_call_line *cl = &lc->calls[k];
+        const ph_func *g = cl->callee;
+        size_t used = print_cells(r, c, NULL, cl->known ? cl->incl : NULL,
+                                  out);
+        snprintf(name, sizeof name, "%s%s%s (%sx)",
+                 g->file && g->file->name ? ph_str_get(r->p, g->file->name)
+                                          : "???", ":",
+                 ph_str_get(r->p, g->name),
+                 ph_cli_commas(cnt, (int64_t)cl->count));
+        fprintf(out, "  => %s\n",
+                ph_report_fit(fit, sizeof fit, name,
+                              used + 5 < PH_REPORT_WIDTH - 12
+                                  ? PH_REPORT_WIDTH - used - 5 : 12));
+    }
+}
+
+static void print_line(const ph_report *r, const columns *c,
+                       const ph_line_cost *lc, const char *text, FILE *out)
+{
+    char fit[PH_REPORT_MAXW + 1];
+    size_t used = print_cells(r, c, lc, lc ? lc->cost : NULL, out);
+    size_t room = used + 2 < PH_REPORT_WIDTH ? PH_REPORT_WIDTH - used - 2 : 1;
+    if (text && strlen(text) > room) {
+        /* a terminal: cut the source line at its right end */
+        snprintf(fit, room + 1 < sizeof fit ? room + 1 : sizeof fit, "%s",
+                 text);
+        text = fit;
+    }
+    fprintf(out, "  %s\n", text ? text : "");
+    if (lc)
+        print_calls(r, c, lc, out);
+}
+
+static void print_rule(const char *title, FILE *out)
+{
+    char dash[81];
+    memset(dash, '-', 80);
+    dash[PH_REPORT_WIDTH < 80 ? PH_REPORT_WIDTH : 80] = '\0';
+    fprintf(out, "%s\n%s\n%s\n", dash, title, dash);
+}
+
+/* One whole file: its costly lines with r->context lines around each,
+ * "-- line N ----" where a run of lines starts after a gap. */
+static void print_file(ph_report *r, const ph_file *file, FILE *out)
+{
+    const char *name = file && file->name ? ph_str_get(r->p, file->name)
+                                          : "???";
+    ph_lines ls;
+    columns c;
+    source src;
+    char title[PH_REPORT_MAXW + 64], fit[PH_REPORT_MAXW + 1];
+    int have = load_source(r, name, &src) == 0;
+
+    ph_lines_collect(r, NULL, file, &ls);
+    measure(r, &ls, &c);
+    snprintf(title, sizeof title, "-- Auto-annotated source: %s",
+             ph_report_fit(fit, sizeof fit, name,
+                           PH_REPORT_WIDTH > 40 ? PH_REPORT_WIDTH - 27
+                                                : 13));
+    print_rule(title, out);
+    for (size_t i = 0; i < c.n; i++) {
+        fprintf(out, "%s%-*s", i ? " " : "", (int)c.w[i] + 9,
+                ph_str_get(r->p, c.ev[i]->name));
+        if (c.cum)
+            fprintf(out, " %-*s", (int)c.w[i] + 9, "(cum)");
+    }
+    fputs("\n\n", out);
+    if (!have) {
+        ph_cli_warning("%s: source file not found%s", name,
+                       r->source_dir ? "" : " (try --source-dir)");
+        fprintf(out, "  The file was not found: its costly lines by "
+                     "number.\n\n");
+    }
+    /* Runs of lines as callgrind_annotate finds them: costly lines
+     * whose context windows overlap or touch join one run; a run prints
+     * from its first costly line - context to its last + context, with
+     * "-- line N" rules where it starts (unless at line 1) and where it
+     * ends before the end of the file. */
+    size_t i = 0;
+    for (; i < ls.n && ls.v[i].line == 0; i++)
+        print_line(r, &c, &ls.v[i], "<counts for unidentified lines>", out);
+    if (!have) {
+        for (; i < ls.n; i++) {
+            char lab[32];
+            snprintf(lab, sizeof lab, "[line %u]", ls.v[i].line);
+            print_line(r, &c, &ls.v[i], lab, out);
+        }
+    }
+    while (i < ls.n) {
+        size_t j = i;
+        uint64_t ctx = r->context;
+        while (j + 1 < ls.n && ls.v[j].line + 2 * ctx >= ls.v[j + 1].line)
+            j++;
+        uint64_t low = ls.v[i].line > ctx ? ls.v[i].line - ctx : 1;
+        uint64_t high = ls.v[j].line + ctx;
+        if (low != 1)
+            fprintf(out, "-- line %llu %s\n", (unsigned long long)low,
+                    "----------------------------------------");
+        for (uint64_t k = low; k <= high && k <= src.n; k++) {
+            const ph_line_cost *at = NULL;
+            while (i <= j && ls.v[i].line < k)
+                i++;
+            if (i <= j && ls.v[i].line == k)
+                at = &ls.v[i];
+            print_line(r, &c, at, src.text[k - 1], out);
+        }
+        for (; i <= j; i++) {
+            /* past the end of the file: the source changed since */
+            char lab[64];
+            if (ls.v[i].line <= src.n)
+                continue;
+            snprintf(lab, sizeof lab, "[line %u: past the end of the file]",
+                     ls.v[i].line);
+            print_line(r, &c, &ls.v[i], lab, out);
+        }
+        if (high < src.n)
+            fprintf(out, "-- line %llu %s\n", (unsigned long long)high,
+                    "----------------------------------------");
+        i = j + 1;
+    }
+    fputc('\n', out);
+    if (have)
+        free_source(&src);
+    free(c.ev);
+    free(c.w);
+    ph_lines_free(&ls);
 }
 
 /* ------------------------------------------------------------------ */
-/* Output                                                              */
+/* Data                                                                */
 
-/* Text of a source line with tabs expanded, fitted into width. */
-static void print_source(const char *t, size_t width, FILE *out)
+static void emit_calls(ph_report *r, ph_emit *em, const ph_line_cost *lc)
 {
-    size_t col = 0;
-    for (; *t && col < width; t++) {
-        if (*t == '\t') {
-            do
-                fputc(' ', out);
-            while (++col % 8 && col < width);
-        } else {
-            fputc(*t, out);
-            col++;
-        }
-    }
-}
-
-static void print_calls_at(ph_report *r, const ph_func *f,
-                           const ph_file *file, uint32_t line, size_t wv,
-                           FILE *out)
-{
-    char num[40], cnt[32], fit[PH_REPORT_MAXW + 1];
-    ph_part *part = ph_report_part(r);
-
-    ph_call_iter it;
-    for (const ph_call *c = ph_calls_out(&it, r->p, f); c;
-         c = ph_call_next(&it)) {
-        const ph_file *cf = c->file ? c->file : f->file;
-        if (c->line != line || cf != file || (part && c->part != part))
-            continue;
-        size_t w = ph_event_nreal(r->p);
-        int64_t *iv = ph_xcalloc(w + 1, sizeof *iv);
-        for (size_t k = 0; k < w; k++)
-            iv[k] = ph_call_incl(c, k);
-        double v = ph_event_eval(r->p, r->ev, iv);
-        free(iv);
-        fprintf(out, "%*s %6s  => %s (%sx)\n", (int)wv,
-                c->incl ? ph_cli_number(num, v, 1) : "?", "",
-                ph_report_fit(fit, sizeof fit,
-                              ph_str_get(r->p, c->callee->name),
-                              PH_REPORT_WIDTH - wv - 30),
-                ph_cli_commas(cnt, (int64_t)c->count));
-    }
-}
-
-static void print_file(ph_report *r, const ph_func *f, const lines *ls,
-                       size_t from, size_t to, FILE *out)
-{
-    const ph_file *file = ls->v[from].file;
-    const char *name = file ? ph_str_get(r->p, file->name) : "";
-    source src;
-    char num[40], fit[PH_REPORT_MAXW + 1];
-    size_t i, wv = 5;
-    uint32_t shown = 0;   /* last line printed */
-    int have = load_source(r, name, &src) == 0;
-
-    if (!have)
-        ph_cli_warning("%s: source file not found%s", name[0] ? name : "???",
-                       r->source_dir ? "" : " (try --source-dir)");
-    for (i = from; i < to; i++) {
-        size_t l = strlen(ph_cli_number(
-            num, ph_event_eval(r->p, r->ev, ls->v[i].cost), 1));
-        if (l > wv)
-            wv = l;
-    }
-    ph_call_iter it;
-    for (const ph_call *c = ph_calls_out(&it, r->p, f); c;
-         c = ph_call_next(&it)) {
-        size_t l = strlen(ph_cli_number(num, (double)ph_call_incl(
-                                                 c, (size_t)(r->ev->slot >= 0
-                                                    ? r->ev->slot : 0)), 1));
-        if (l > wv && r->ev->slot >= 0)
-            wv = l;
-    }
-    fprintf(out, "-- %s\n", ph_report_fit(fit, sizeof fit, name[0] ? name
-                                                                  : "???",
-                                          PH_REPORT_WIDTH - 3));
-    for (i = from; i < to; i++) {
-        uint32_t line = ls->v[i].line;
-        uint32_t first = have && line > CONTEXT ? line - CONTEXT : 1;
-        uint32_t last = line + (have ? CONTEXT : 0);
-        if (!have || line == 0)
-            first = last = line;
-        if (first <= shown)
-            first = shown + 1;
-        if (shown && first > shown + 1)
-            fprintf(out, "%*s\n", (int)wv, "...");
-        for (uint32_t k = first; k <= last; k++) {
-            const char *t = have ? source_line(&src, k) : NULL;
-            const line_cost *lc = NULL;
-            if (have && !t && k != line)
-                break;
-            for (size_t j = i; j < to && ls->v[j].line <= k; j++)
-                if (ls->v[j].line == k)
-                    lc = &ls->v[j];
-            if (lc)
-                fprintf(out, "%*s", (int)wv,
-                        ph_cli_number(num, ph_event_eval(r->p, r->ev,
-                                                         lc->cost), 1));
-            else
-                fprintf(out, "%*s", (int)wv, ".");
-            fprintf(out, " %6u  ", k);
-            if (t)
-                print_source(t, PH_REPORT_WIDTH - wv - 9, out);
-            fputc('\n', out);
-            if (lc)
-                print_calls_at(r, f, file, k, wv, out);
-            shown = k;
-        }
-    }
-    if (have)
-        free_source(&src);
-}
-
-static void emit_lines(ph_report *r, ph_emit *em, const lines *ls)
-{
-    ph_profile *p = r->p;
-    size_t i;
-
-    ph_emit_key(em, "lines");
+    ph_emit_key(em, "calls");
     ph_emit_list(em, 0);
-    for (i = 0; i < ls->n; i++) {
+    for (size_t k = 0; k < lc->ncalls; k++) {
+        const ph_call_line *cl = &lc->calls[k];
         ph_emit_map(em, 1);
+        ph_emit_key(em, "name");
+        ph_emit_str(em, ph_str_get(r->p, cl->callee->name));
         ph_emit_key(em, "file");
-        ph_emit_str(em, ls->v[i].file ? ph_str_get(p, ls->v[i].file->name)
-                                      : NULL);
-        ph_emit_key(em, "line");
-        ph_emit_uint(em, ls->v[i].line);
-        ph_emit_key(em, "self");
-        ph_report_emit_costs(r, em, ls->v[i].cost);
+        ph_emit_str(em, cl->callee->file && cl->callee->file->name
+                            ? ph_str_get(r->p, cl->callee->file->name)
+                            : NULL);
+        ph_emit_key(em, "calls");
+        ph_emit_uint(em, cl->count);
+        ph_emit_key(em, "inclusive");
+        if (cl->known)
+            ph_report_emit_costs(r, em, cl->incl);
+        else
+            ph_emit_null(em);
         ph_emit_end(em);
     }
     ph_emit_end(em);
 }
 
-static void free_lines(lines *ls)
+static void emit_lines(ph_report *r, ph_emit *em, const char *key,
+                       const ph_lines *ls)
 {
-    for (size_t i = 0; i < ls->n; i++)
-        free(ls->v[i].cost);
-    free(ls->v);
+    ph_profile *p = r->p;
+
+    ph_emit_key(em, key);
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < ls->n; i++) {
+        ph_emit_map(em, 0);
+        ph_emit_key(em, "file");
+        ph_emit_str(em, ls->v[i].file && ls->v[i].file->name
+                            ? ph_str_get(p, ls->v[i].file->name) : NULL);
+        ph_emit_key(em, "line");
+        ph_emit_uint(em, ls->v[i].line);
+        ph_emit_key(em, "self");
+        ph_report_emit_costs(r, em, ls->v[i].cost);
+        if (ls->v[i].cum) {
+            ph_emit_key(em, "cumulative");
+            ph_report_emit_costs(r, em, ls->v[i].cum);
+        }
+        emit_calls(r, em, &ls->v[i]);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+}
+
+/* The files of f's lines (distinct, in line order). */
+static size_t files_of(const ph_lines *ls, const ph_file ***out)
+{
+    size_t n = 0;
+    *out = ph_xmalloc((ls->n + 1) * sizeof **out);
+    for (size_t i = 0; i < ls->n; i++) {
+        size_t k = 0;
+        while (k < n && (*out)[k] != ls->v[i].file)
+            k++;
+        if (k == n)
+            (*out)[n++] = ls->v[i].file;
+    }
+    return n;
+}
+
+static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
+{
+    const ph_file **files;
+    size_t nf = files_of(own, &files);
+    ph_emit_key(em, "files");
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < nf; i++) {
+        ph_lines ls;
+        ph_lines_collect(r, NULL, files[i], &ls);
+        ph_emit_map(em, 0);
+        ph_emit_key(em, "file");
+        ph_emit_str(em, files[i] && files[i]->name
+                            ? ph_str_get(r->p, files[i]->name) : NULL);
+        emit_lines(r, em, "lines", &ls);
+        ph_emit_end(em);
+        ph_lines_free(&ls);
+    }
+    ph_emit_end(em);
+    free(files);
+}
+
+static void csv_lines(ph_report *r, const ph_func *f, const ph_lines *ls)
+{
+    for (size_t a = 0; a < ls->n; a++) {
+        ph_csv_str(stdout, ph_str_get(r->p, f->name), 1);
+        ph_csv_str(stdout, ls->v[a].file && ls->v[a].file->name
+                               ? ph_str_get(r->p, ls->v[a].file->name)
+                               : "", 0);
+        ph_csv_num(stdout, ls->v[a].line, 0);
+        for (size_t k = 0; k < ph_event_count(r->p); k++) {
+            const ph_event *ev = ph_event_at(r->p, k);
+            if (!(ev->flags & PH_EV_NONADDITIVE))
+                ph_csv_num(stdout, ph_event_eval(r->p, ev, ls->v[a].cost),
+                           0);
+        }
+        putchar('\n');
+    }
 }
 
 static const ph_entry *table_entry(const ph_report *r, const ph_func *f)
@@ -320,7 +438,8 @@ static const ph_entry *table_entry(const ph_report *r, const ph_func *f)
 int ph_report_annotate(ph_report *r)
 {
     const ph_func **fs = NULL;
-    size_t i, n;
+    const ph_file **done = NULL;
+    size_t i, n, ndone = 0;
     ph_emit *em = NULL;
     int rc;
 
@@ -350,37 +469,35 @@ int ph_report_annotate(ph_report *r)
         ph_emit_key(em, "functions");
         ph_emit_list(em, 0);
     }
+    done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
-        lines ls = { NULL, 0, 0, 0 };
+        ph_lines ls;
         const ph_entry *e = table_entry(r, fs[i]);
-        collect(r, fs[i], &ls);
+        ph_lines_collect(r, fs[i], NULL, &ls);
         if (r->fmt == PH_REPORT_TEXT) {
+            const ph_file **files;
+            size_t nf = files_of(&ls, &files);
             char fit[PH_REPORT_MAXW + 1];
-            printf("\n%s, self %s by line:\n",
+            printf("\n%s: its code lies in %zu file%s\n",
                    ph_report_fit(fit, sizeof fit,
                                  ph_str_get(r->p, fs[i]->name), 50),
-                   ph_str_get(r->p, r->ev->name));
-            for (size_t a = 0, b; a < ls.n; a = b) {
-                for (b = a + 1; b < ls.n && ls.v[b].file == ls.v[a].file; b++)
-                    ;
-                print_file(r, fs[i], &ls, a, b, stdout);
-            }
+                   nf, nf == 1 ? "" : "s");
             if (ls.n == 0)
                 printf("   (no cost lines)\n");
-        } else if (r->fmt == PH_REPORT_CSV) {
-            for (size_t a = 0; a < ls.n; a++) {
-                ph_csv_str(stdout, ph_str_get(r->p, fs[i]->name), 1);
-                ph_csv_str(stdout, ls.v[a].file ? ph_str_get(
-                                       r->p, ls.v[a].file->name) : "", 0);
-                ph_csv_num(stdout, ls.v[a].line, 0);
-                for (size_t k = 0; k < ph_event_count(r->p); k++) {
-                    const ph_event *ev = ph_event_at(r->p, k);
-                    if (!(ev->flags & PH_EV_NONADDITIVE))
-                        ph_csv_num(stdout, ph_event_eval(r->p, ev,
-                                                         ls.v[a].cost), 0);
-                }
+            for (size_t k = 0; k < nf; k++) {
+                size_t d = 0;
+                while (d < ndone && done[d] != files[k])
+                    d++;
+                if (d < ndone)      /* annotated for an earlier match */
+                    continue;
+                if (ndone < ph_file_count(r->p) + 1)
+                    done[ndone++] = files[k];
                 putchar('\n');
+                print_file(r, files[k], stdout);
             }
+            free(files);
+        } else if (r->fmt == PH_REPORT_CSV) {
+            csv_lines(r, fs[i], &ls);
         } else {
             ph_emit_map(em, 0);
             if (e) {
@@ -389,10 +506,11 @@ int ph_report_annotate(ph_report *r)
                 ph_emit_key(em, "name");
                 ph_emit_str(em, ph_str_get(r->p, fs[i]->name));
             }
-            emit_lines(r, em, &ls);
+            emit_lines(r, em, "lines", &ls);
+            emit_files(r, em, &ls);
             ph_emit_end(em);
         }
-        free_lines(&ls);
+        ph_lines_free(&ls);
     }
     rc = PH_EXIT_OK;
     if (em) {
@@ -401,6 +519,7 @@ int ph_report_annotate(ph_report *r)
         if (ph_emit_free(em) < 0)
             rc = PH_EXIT_BAD;
     }
+    free(done);
     free(fs);
     return rc;
 }

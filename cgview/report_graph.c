@@ -118,19 +118,30 @@ static const char *where_of(const ph_profile *p, const ph_func *f)
 }
 
 static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
-                           size_t wv, FILE *out)
+                           uint32_t cycle, size_t wv, FILE *out)
 {
     char num[40], pc[16], calls[32], name[1024], fit[PH_REPORT_MAXW + 1];
     const char *where = where_of(r->p, a->func);
     double v = ph_event_eval(r->p, r->ev, a->incl);
     size_t used, room;
 
-    fprintf(out, "%*s %6s %10s  %c %s", (int)wv, ph_cli_number(num, v, 1),
-            format_pc(r, v, pc), ph_cli_commas(calls, (int64_t)a->count),
+    /* A recursive arc has calls and no cost of its own (gprof leaves
+     * its time columns blank): the cost is in the arcs into the cycle. */
+    fprintf(out, "%*s %6s %10s  %c %s", (int)wv,
+            a->recursive ? "" : ph_cli_number(num, v, 1),
+            a->recursive ? "" : format_pc(r, v, pc),
+            ph_cli_commas(calls, (int64_t)a->count),
             mark, mark == '>' ? "  " : "");
     used = wv + 1 + 6 + 1 + 10 + 2 + 2 + (mark == '>' ? 2 : 0);
     room = used < PH_REPORT_WIDTH - 12 ? PH_REPORT_WIDTH - used : 12;
-    snprintf(name, sizeof name, "%s", ph_str_get(r->p, a->func->name));
+    if (a->recursive && cycle)
+        snprintf(name, sizeof name, "%s <cycle %u>",
+                 ph_str_get(r->p, a->func->name), cycle);
+    else if (a->recursive)
+        snprintf(name, sizeof name, "%s (recursive)",
+                 ph_str_get(r->p, a->func->name));
+    else
+        snprintf(name, sizeof name, "%s", ph_str_get(r->p, a->func->name));
     if (where[0] && strlen(name) + 2 + strlen(where) <= room)
         fprintf(out, "%s  %s\n", name, where);
     else
@@ -190,11 +201,11 @@ static void print_block(ph_report *r, const block *b, FILE *out)
     }
     fprintf(out, "%*s %6s %10s\n", (int)wv, "inclusive", "%", "calls");
     for (i = 0; b->callers && i < b->callers->count; i++)
-        print_arc_line(r, &b->callers->arcs[i], '<', wv, out);
+        print_arc_line(r, &b->callers->arcs[i], '<', e->cycle, wv, out);
     if (b->callers && b->callers->count == 0)
         fprintf(out, "%*s  < (no callers)\n", (int)(wv + 18), "");
     for (i = 0; b->callees && i < b->callees->count; i++)
-        print_arc_line(r, &b->callees->arcs[i], '>', wv, out);
+        print_arc_line(r, &b->callees->arcs[i], '>', e->cycle, wv, out);
     if (b->callees && b->callees->count == 0)
         fprintf(out, "%*s  > (no callees)\n", (int)(wv + 18), "");
 }
@@ -226,6 +237,8 @@ static void emit_arcs(ph_report *r, ph_emit *em, const char *key,
         ph_emit_uint(em, a->arcs[i].count);
         ph_emit_key(em, "inclusive");
         ph_report_emit_costs(r, em, a->arcs[i].incl);
+        ph_emit_key(em, "recursive");
+        ph_emit_bool(em, a->arcs[i].recursive);
         ph_emit_end(em);
     }
     ph_emit_end(em);

@@ -135,7 +135,7 @@ static void print_cycles(const ph_report *r, FILE *out)
 static const char *group_name(ph_group g)
 {
     static const char *const names[] = { "functions", "files", "objects",
-                                         "classes" };
+                                         "classes", "files" };
     return names[g];
 }
 
@@ -178,6 +178,7 @@ static int print_text(ph_report *r)
     }
     printf("  %s\n", r->topts.group == PH_GROUP_FUNCTION ? "function"
                      : r->topts.group == PH_GROUP_FILE ? "file"
+                     : r->topts.group == PH_GROUP_FUNC_FILE ? "function file"
                      : r->topts.group == PH_GROUP_OBJECT ? "object"
                                                          : "class");
     used += 2;

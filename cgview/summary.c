@@ -26,7 +26,9 @@ static const char usage_fmt[] =
     "  -s, --sort KEY         self (default), inclusive or calls\n"
     "  -n, --top N            show N entries (default 50; 0 = all)\n"
     "  -t, --threshold PCT    hide entries below PCT%% of the total\n"
-    "  -g, --group BY         function (default), file, object or class\n"
+    "  -g, --group BY         function (default), file (of the code), "
+    "function-file,\n"
+    "                         object or class\n"
     "      --part N           only part N (1-based, as listed); default: all\n"
     "      --thread N         only the part of thread N\n"
     "      --focus REGEX      keep entries whose name matches REGEX\n"
@@ -40,6 +42,7 @@ static const char usage_fmt[] =
     "      --tree             callers and callees of every function shown\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
     "      --source-dir DIR   look for source files in DIR\n"
+    "      --context N        lines around each costly line (default 8)\n"
     "\n"
     "Input and output:\n"
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
@@ -52,7 +55,7 @@ static const char usage_fmt[] =
 enum {
     OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_FOCUS,
     OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
-    OPT_SOURCE_DIR,
+    OPT_SOURCE_DIR, OPT_CONTEXT,
 };
 
 static const struct option longopts[] = {
@@ -73,6 +76,7 @@ static const struct option longopts[] = {
     { "tree", no_argument, NULL, OPT_TREE },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
+    { "context", required_argument, NULL, OPT_CONTEXT },
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
     { "format", required_argument, NULL, 'f' },
@@ -113,15 +117,15 @@ static int parse_sort(const char *cmd, const char *arg, ph_sort *out)
 static int parse_group(const char *cmd, const char *arg, ph_group *out)
 {
     static const char *const names[] = { "function", "file", "object",
-                                         "class" };
-    for (size_t i = 0; i < 4; i++) {
+                                         "class", "function-file" };
+    for (size_t i = 0; i < 5; i++) {
         if (strcmp(arg, names[i]) == 0) {
             *out = (ph_group)i;
             return 0;
         }
     }
     ph_cli_usage_error(cmd, "unknown group \"%s\" (expected function, "
-                       "file, object or class)", arg);
+                       "file, function-file, object or class)", arg);
     return -1;
 }
 
@@ -236,6 +240,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                 return -1;
             break;
         case OPT_SOURCE_DIR: r->source_dir = optarg; break;
+        case OPT_CONTEXT:
+            if (ph_report_parse_context(cmd, optarg, r) < 0)
+                return -1;
+            break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
         case 'f':
@@ -473,6 +481,7 @@ int ph_cmd_summary(int argc, char **argv)
     memset(&o, 0, sizeof o);
     r.fmt = PH_REPORT_TEXT;
     r.top = 50;
+    r.context = 8;
     r.topts.cycles = 1;
     rc = parse_options(argc, argv, &r, &o);
     if (rc != 0) {

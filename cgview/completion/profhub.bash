@@ -69,7 +69,7 @@ _profhub()
         compopt -o nospace 2>/dev/null
         return ;;
     -g|--group)
-        COMPREPLY=($(compgen -W "function file object class" -- "$cur")); return ;;
+        COMPREPLY=($(compgen -W "function file function-file object class" -- "$cur")); return ;;
     -s|--sort)
         COMPREPLY=($(compgen -W "self inclusive calls" -- "$cur")); return ;;
     --match)

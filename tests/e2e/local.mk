@@ -24,8 +24,10 @@ TESTS_ENVIRONMENT = top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_build
 check_PROGRAMS += tests/e2e/irfacts
 tests_e2e_irfacts_SOURCES = tests/e2e/irfacts.c
 tests_e2e_irfacts_LDADD = libph.la
-E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh
-EXTRA_DIST += tests/e2e/annotate2tsv
+E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh \
+	tests/e2e/group_file.sh tests/e2e/tree_peer.sh tests/e2e/annotate_peer.sh
+EXTRA_DIST += tests/e2e/annotate2tsv tests/e2e/treecmp tests/e2e/annocmp \
+	tests/e2e/listcmp
 # cachegrind bad inputs: exact one-line messages.
 E2E_TESTS += tests/e2e/bad_cachegrind.sh
 EXTRA_DIST += tests/bad/cachegrind

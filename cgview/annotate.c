@@ -1,0 +1,263 @@
+/* annotate.c -- line costs and call lines for --annotate: the flat rows
+ * of the selected parts and the samples of context nodes, by (file,
+ * line); the calls made from each line merged per callee, so that records
+ * of one line to one callee read as one, as callgrind_annotate prints them
+ * (163,617 (1x) + 6,381,063 (39x) => 6,544,680 (40x)). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgview/annotate.h"
+
+static ph_line_cost *new_line(ph_lines *ls, const ph_file *file,
+                              uint32_t line)
+{
+    if (ls->n == ls->cap) {
+        ls->cap = ls->cap ? ls->cap * 2 : 64;
+        ls->v = ph_xrealloc(ls->v, ls->cap * sizeof *ls->v);
+    }
+    ph_line_cost *lc = &ls->v[ls->n++];
+    memset(lc, 0, sizeof *lc);
+    lc->file = file;
+    lc->line = line;
+    lc->cost = ph_xcalloc(ls->w + 1, sizeof *lc->cost);
+    return lc;
+}
+
+/* The entry for (file, line): the last one when equal (rows come in runs),
+ * else a new one; merge_lines adds up the rest. */
+static ph_line_cost *line_at(ph_lines *ls, const ph_file *file,
+                             uint32_t line)
+{
+    if (ls->n && ls->v[ls->n - 1].file == file &&
+        ls->v[ls->n - 1].line == line)
+        return &ls->v[ls->n - 1];
+    return new_line(ls, file, line);
+}
+
+static void add_cost(ph_lines *ls, const ph_file *file, uint32_t line,
+                     const int64_t *cost, size_t width)
+{
+    ph_line_cost *lc = line_at(ls, file, line);
+    for (size_t i = 0; i < width && i < ls->w; i++)
+        lc->cost[i] = ph_cost_add(lc->cost[i], cost[i]);
+}
+
+/* The call line of lc to callee, made when absent. */
+static ph_call_line *call_slot(ph_lines *ls, ph_line_cost *lc,
+                               const ph_func *callee)
+{
+    for (size_t i = 0; i < lc->ncalls; i++)
+        if (lc->calls[i].callee == callee)
+            return &lc->calls[i];
+    lc->calls = ph_xrealloc(lc->calls, (lc->ncalls + 1) * sizeof *lc->calls);
+    ph_call_line *cl = &lc->calls[lc->ncalls++];
+    memset(cl, 0, sizeof *cl);
+    cl->callee = callee;
+    cl->incl = ph_xcalloc(ls->w + 1, sizeof *cl->incl);
+    return cl;
+}
+
+static void add_call(ph_lines *ls, ph_line_cost *lc, const ph_call *c)
+{
+    ph_call_line *cl = call_slot(ls, lc, c->callee);
+    cl->count += c->count;
+    cl->known |= c->incl != NULL;
+    for (size_t k = 0; k < ls->w; k++)
+        cl->incl[k] = ph_cost_add(cl->incl[k], ph_call_incl(c, k));
+}
+
+/* Move the call lines of from into into (from's are freed). */
+static void merge_calls(ph_lines *ls, ph_line_cost *into,
+                        ph_line_cost *from)
+{
+    for (size_t i = 0; i < from->ncalls; i++) {
+        ph_call_line *src = &from->calls[i];
+        ph_call_line *cl = call_slot(ls, into, src->callee);
+        cl->count += src->count;
+        cl->known |= src->known;
+        for (size_t k = 0; k < ls->w; k++)
+            cl->incl[k] = ph_cost_add(cl->incl[k], src->incl[k]);
+        free(src->incl);
+    }
+    free(from->calls);
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+    const ph_line_cost *x = a, *y = b;
+    uint32_t fx = x->file ? x->file->id : 0, fy = y->file ? y->file->id : 0;
+    if (fx != fy)
+        return fx < fy ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Sort by (file, line) and add up equal keys, calls included. */
+static void merge_lines(ph_lines *ls)
+{
+    size_t o = 0;
+    if (ls->n == 0)
+        return;
+    ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
+    for (size_t i = 0; i < ls->n; i++) {
+        ph_line_cost *lc = &ls->v[i];
+        if (o && cmp_lines(&ls->v[o - 1], lc) == 0) {
+            ph_line_cost *into = &ls->v[o - 1];
+            for (size_t k = 0; k < ls->w; k++)
+                into->cost[k] = ph_cost_add(into->cost[k], lc->cost[k]);
+            free(lc->cost);
+            merge_calls(ls, into, lc);
+        } else {
+            ls->v[o++] = *lc;
+        }
+    }
+    ls->n = o;
+    /* lines whose costs add up to nothing (a diff's) and make no call */
+    o = 0;
+    for (size_t i = 0; i < ls->n; i++) {
+        ph_line_cost *lc = &ls->v[i];
+        size_t k = 0;
+        while (k < ls->w && lc->cost[k] == 0)
+            k++;
+        if (k == ls->w && lc->ncalls == 0)
+            free(lc->cost);
+        else
+            ls->v[o++] = *lc;
+    }
+    ls->n = o;
+}
+
+static void vec_add(int64_t *a, const int64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        a[i] = ph_cost_add(a[i], b[i]);
+}
+
+static int part_ok(const ph_report *r, const ph_part *pt)
+{
+    return r->topts.part == PH_ALL_PARTS ||
+           (pt && (int)pt->index == r->topts.part);
+}
+
+/* The code of g: all of it (file NULL) or what lies in file. */
+static void collect_func(const ph_report *r, const ph_func *g,
+                         const ph_file *file, ph_lines *ls)
+{
+    ph_profile *p = r->p;
+    ph_row_iter it;
+    ph_row row;
+    ph_row_iter_init(&it, p, g, ph_report_part(r));
+    while (ph_row_next(&it, &row)) {
+        const ph_file *rf = row.file ? row.file : g->file;
+        if (!file || rf == file)
+            add_cost(ls, rf, row.line, row.cost, ls->w);
+    }
+    ph_call_iter ci;
+    for (const ph_call *c = ph_calls_out(&ci, p, g); c;
+         c = ph_call_next(&ci)) {
+        const ph_file *cf = c->file ? c->file : g->file;
+        if ((file && cf != file) || !part_ok(r, c->part))
+            continue;
+        add_call(ls, line_at(ls, cf, c->line), c);
+    }
+}
+
+/* Cost below each node of the selected parts (nodes come parents first,
+ * so one backward pass adds each node into its parent). */
+static int64_t *subtree_costs(const ph_report *r, size_t w)
+{
+    size_t nn = ph_node_count(r->p);
+    int64_t *sub = ph_xcalloc(nn * w + 1, sizeof *sub);
+    for (size_t i = 0; i < nn; i++) {
+        const ph_node *nd = ph_node_at(r->p, i);
+        int64_t *v = sub + (nd->id - 1) * w;
+        for (const ph_sample *s = nd->samples; s; s = s->next)
+            if (part_ok(r, s->part))
+                for (size_t k = 0; k < w && k < s->width; k++)
+                    v[k] = ph_cost_add(v[k], s->cost[k]);
+    }
+    for (size_t i = nn; i-- > 0;) {
+        const ph_node *nd = ph_node_at(r->p, i);
+        if (nd->parent)
+            vec_add(sub + (nd->parent->id - 1) * w,
+                            sub + (nd->id - 1) * w, w);
+    }
+    return sub;
+}
+
+static ph_line_cost *find_line(ph_lines *ls, const ph_file *file,
+                               uint32_t line)
+{
+    ph_line_cost key = { .file = file, .line = line };
+    return ls->n ? bsearch(&key, ls->v, ls->n, sizeof *ls->v, cmp_lines)
+                 : NULL;
+}
+
+/* pprof -list's cum: each node of a chosen line adds its subtree, unless
+ * an ancestor is the same function at the same line (recursion: that
+ * stack counted already). */
+static void add_cum(const ph_report *r, const ph_func *f,
+                    const ph_file *file, ph_lines *ls)
+{
+    size_t w = ls->w;
+    int64_t *sub = subtree_costs(r, w);
+    for (size_t i = 0; i < ls->n; i++)
+        ls->v[i].cum = ph_xcalloc(w + 1, sizeof *ls->v[i].cum);
+    for (size_t i = 0; i < ph_node_count(r->p); i++) {
+        const ph_node *nd = ph_node_at(r->p, i), *up;
+        if (!nd->func || (f ? nd->func != f : nd->func->file != file))
+            continue;
+        for (up = nd->parent; up; up = up->parent)
+            if (up->func == nd->func && up->line == nd->line)
+                break;
+        if (up)
+            continue;
+        ph_line_cost *lc = find_line(ls, nd->func->file, nd->line);
+        if (!lc) {
+            lc = new_line(ls, nd->func->file, nd->line);
+            lc->cum = ph_xcalloc(w + 1, sizeof *lc->cum);
+            ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
+            lc = find_line(ls, nd->func->file, nd->line);
+        }
+        vec_add(lc->cum, sub + (nd->id - 1) * w, w);
+    }
+    free(sub);
+}
+
+void ph_lines_collect(const ph_report *r, const ph_func *f,
+                      const ph_file *file, ph_lines *ls)
+{
+    ph_profile *p = r->p;
+    memset(ls, 0, sizeof *ls);
+    ls->w = ph_event_nreal(p);
+    if (f) {
+        collect_func(r, f, NULL, ls);
+    } else {
+        for (size_t i = 0; i < ph_func_count(p); i++)
+            collect_func(r, ph_func_at(p, i), file, ls);
+    }
+    for (size_t i = 0; i < ph_node_count(p); i++) {
+        const ph_node *nd = ph_node_at(p, i);
+        if (!nd->func || (f ? nd->func != f : nd->func->file != file))
+            continue;
+        for (const ph_sample *s = nd->samples; s; s = s->next)
+            if (part_ok(r, s->part))
+                add_cost(ls, nd->func->file, nd->line, s->cost, s->width);
+    }
+    merge_lines(ls);
+    if (ph_node_count(p))
+        add_cum(r, f, file, ls);
+}
+
+void ph_lines_free(ph_lines *ls)
+{
+    for (size_t i = 0; i < ls->n; i++) {
+        for (size_t k = 0; k < ls->v[i].ncalls; k++)
+            free(ls->v[i].calls[k].incl);
+        free(ls->v[i].calls);
+        free(ls->v[i].cost);
+        free(ls->v[i].cum);
+    }
+    free(ls->v);
+}

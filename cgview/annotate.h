@@ -1,0 +1,39 @@
+/* annotate.h -- line costs and call lines behind --annotate (annotate.c),
+ * for report_annotate.c.  Lines of one function, or of one whole source
+ * file (every function's code in it, as callgrind_annotate and cg_annotate
+ * annotate a file), each with the calls made from it merged per callee. */
+#ifndef PH_CGVIEW_ANNOTATE_H
+#define PH_CGVIEW_ANNOTATE_H
+
+#include "cgview/report.h"
+
+typedef struct ph_call_line {
+    const ph_func *callee;
+    uint64_t count;          /* calls from this line, every record summed */
+    int64_t *incl;           /* nreal values */
+    int known;               /* some record had an inclusive cost */
+} ph_call_line;
+
+typedef struct ph_line_cost {
+    const ph_file *file;
+    uint32_t line;           /* 0: costs at no known line */
+    int64_t *cost;           /* nreal values: self cost of the line */
+    int64_t *cum;            /* context trees: the cost of every stack
+                              * through the line, once (pprof -list's
+                              * cum); NULL for flat data */
+    ph_call_line *calls;
+    size_t ncalls;
+} ph_line_cost;
+
+typedef struct ph_lines {
+    ph_line_cost *v;
+    size_t n, cap, w;
+} ph_lines;
+
+/* Lines of f (file NULL) or of every function's code in file (f NULL),
+ * sorted by (file, line), equal lines and calls merged. */
+void ph_lines_collect(const ph_report *r, const ph_func *f,
+                      const ph_file *file, ph_lines *ls);
+void ph_lines_free(ph_lines *ls);
+
+#endif /* PH_CGVIEW_ANNOTATE_H */
