@@ -16,6 +16,31 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+
+# The tools record absolute paths (valgrind's ob=, Go's mappings, Xdebug's
+# script path), so the programs are built and run in one fixed scratch
+# folder, the same on every machine, and the outputs copied back: no
+# profile names the checkout it was made in.
+SCRATCH=/tmp/profhub-samples
+OUTPUTS="samples/callgrind samples/cachegrind samples/gmon samples/pprof
+	samples/xdebug samples/pyprof2calltree samples/gopprof
+	samples/dprof2calltree samples/README.md"
+case "${1-}" in --list | --check) ;; *)
+	if [ "$(pwd)" != "$SCRATCH" ]; then
+		src=$(pwd)
+		rm -rf "$SCRATCH"
+		mkdir -p "$SCRATCH"
+		cp -a samples "$SCRATCH/"
+		(cd "$SCRATCH" && sh samples/regen.sh "$@") || exit 1
+		for d in $OUTPUTS; do
+			[ -e "$SCRATCH/$d" ] || continue
+			rm -rf "${src:?}/$d"
+			cp -a "$SCRATCH/$d" "$src/$d"
+		done
+		rm -rf "$SCRATCH"
+		exit 0
+	fi ;;
+esac
 TOP=$(pwd)
 S=samples
 BIN=$S/bin
