@@ -46,6 +46,7 @@ static const char usage_fmt[] =
     "Input and output:\n"
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
     "      --exe PROG         the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses    no --exe: name gmon.out code by address\n"
     "  -f, --format FMT       text (default), csv, json or yaml\n"
     "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
     "                         terminal; no cut when not a terminal)\n"
@@ -78,6 +79,7 @@ static const struct option longopts[] = {
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
+    PH_CLI_RAW_ADDRESSES_OPTION,
     { "format", required_argument, NULL, 'f' },
     { "width", required_argument, NULL, 'w' },
     { "help", no_argument, NULL, 'h' },
@@ -298,6 +300,7 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
         case OPT_SOURCE_DIR: r->source_dir = optarg; break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case 'f':
             if (ph_cli_report_format(cmd, optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |

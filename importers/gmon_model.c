@@ -380,8 +380,8 @@ int ph_gmon_model(ph_input *in, ph_profile *p, const ph_gmon_data *d,
         return -1;
     if (!s)
         ph_input_warn(in, "gmon-noexe", 0,
-                      "no executable given (--exe PROG): functions are "
-                      "named by address");
+                      "no executable (--raw-addresses): code is named by "
+                      "the address of its histogram bin or arc");
     else if (!s->has_symtab)
         ph_input_warn(in, "gmon-nosyms", 0,
                       "%s has no symbol table (stripped?): functions are "
