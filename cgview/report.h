@@ -59,6 +59,15 @@ ph_part *ph_report_part(const ph_report *r);
 double ph_report_percent(const ph_report *r, const ph_event *ev, double v);
 /* Whether an event is a ratio (a derived formula that divides). */
 int ph_report_is_ratio(const ph_report *r, const ph_event *ev);
+/* v, a value of ev, as text reports show it (ph_event_shown): seconds
+ * with one tick's decimals for gmon's ticks ("0.16"), else a count with
+ * commas.  buf holds 40 bytes. */
+const char *ph_report_number(const ph_report *r, const ph_event *ev,
+                             double v, char *buf);
+/* Self value of e in the report's event: gprof's fractional credit when
+ * the source kept one (ph_func_credit; a cycle sums its members'), so a
+ * gmon row prints what gprof's flat profile prints; else the table's. */
+double ph_report_self(const ph_report *r, const ph_entry *e);
 
 /* Copy s into buf, at most width columns; a longer s loses its middle
  * ("std::vector<int>::...::insert"). */

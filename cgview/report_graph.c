@@ -125,7 +125,7 @@ static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
     double v = ph_event_eval(r->p, r->ev, a->incl);
     size_t used, room;
 
-    fprintf(out, "%*s %6s %10s  %c %s", (int)wv, ph_cli_number(num, v, 1),
+    fprintf(out, "%*s %6s %10s  %c %s", (int)wv, ph_report_number(r, r->ev, v, num),
             format_pc(r, v, pc), ph_cli_commas(calls, (int64_t)a->count),
             mark, mark == '>' ? "  " : "");
     used = wv + 1 + 6 + 1 + 10 + 2 + 2 + (mark == '>' ? 2 : 0);
@@ -144,13 +144,13 @@ static void print_block(ph_report *r, const block *b, FILE *out)
     char num[40], pc[16], fit[PH_REPORT_MAXW + 1], head[1200];
     size_t i, wv = 9;
     double vi = ph_entry_value(r->table, e, r->ev, 1);
-    double vs = ph_entry_value(r->table, e, r->ev, 0);
+    double vs = ph_report_self(r, e);
 
     for (int side = 0; side < 2; side++) {
         const ph_arcs *a = side ? b->callees : b->callers;
         for (i = 0; a && i < a->count; i++) {
-            size_t l = strlen(ph_cli_number(
-                num, ph_event_eval(p, r->ev, a->arcs[i].incl), 1));
+            size_t l = strlen(ph_report_number(
+                r, r->ev, ph_event_eval(p, r->ev, a->arcs[i].incl), num));
             if (l > wv)
                 wv = l;
         }
@@ -169,11 +169,11 @@ static void print_block(ph_report *r, const block *b, FILE *out)
         char line[256], a[40], c[40];
         size_t l = 0;
         l += (size_t)snprintf(line + l, sizeof line - l, "  inclusive %s",
-                              ph_cli_number(num, vi, 1));
+                              ph_report_number(r, r->ev, vi, num));
         if (format_pc(r, vi, pc)[0])
             l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
         l += (size_t)snprintf(line + l, sizeof line - l, ", self %s",
-                              ph_cli_number(num, vs, 1));
+                              ph_report_number(r, r->ev, vs, num));
         if (format_pc(r, vs, pc)[0])
             l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
         if (ph_call_count(r->p) && !ph_node_count(r->p)) {

@@ -501,7 +501,9 @@ static void apply_gprof(ph_report *r)
 
 /* Text reports are about one event: entries where it is zero (self,
  * inclusive and calls) move to the end, kept in order, and are not
- * listed.  Machine formats keep every entry (they carry every event). */
+ * listed; gprof's own event keeps its called functions, as gprof's flat
+ * profile lists them with 0.00.  Machine formats keep every entry (they
+ * carry every event). */
 static void move_zeros_last(ph_report *r)
 {
     ph_table *t = r->table;
@@ -516,7 +518,8 @@ static void move_zeros_last(ph_report *r)
         const ph_entry *e = &t->entries[i];
         if (ph_entry_value(t, e, r->ev, 0) != 0 ||
             (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
-            (r->sort == PH_SORT_CALLS && e->calls))
+            ((r->sort == PH_SORT_CALLS || ph_has_credits(r->p, r->ev)) &&
+             (e->calls || e->self_calls)))
             t->entries[k++] = *e;
         else
             tmp[z++] = *e;

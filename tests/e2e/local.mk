@@ -36,6 +36,8 @@ E2E_TESTS += tests/e2e/peer_gmon.sh tests/e2e/bad_gmon.sh
 EXTRA_DIST += tests/e2e/gprof2tsv tests/e2e/gmon2bsd tests/bad/gmon
 # gprof attribution on programs built with gcc -pg at test time
 E2E_TESTS += tests/e2e/gmon_live.sh
+# summary of gmon.out in gprof's seconds, gprof's rows (issue 13, 17)
+E2E_TESTS += tests/e2e/gprof_views.sh
 EXTRA_DIST += tests/e2e/src/gmon_plt.c
 # profhub record (issue 8): the runtime, collectors and native importer
 # on small programs compiled with gcc -g in each test's folder.
