@@ -6,7 +6,7 @@ profhub_SOURCES += cgview/cli.c cgview/formats.c cgview/info.c \
 profhub_SOURCES += cgview/record.c cgview/record_check.c \
 	cgview/record_check.h cgview/collectors.c
 profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
-	cgview/report_common.c cgview/report_table.c cgview/report_graph.c \
+	cgview/report_common.c cgview/report_table.c cgview/report_graph.c cgview/report_gprof.c \
 	cgview/report_annotate.c cgview/config.c
 profhub_SOURCES += cgview/save.c cgview/diff.c cgview/merge.c
 profhub_SOURCES += cgview/version.c

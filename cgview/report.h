@@ -49,6 +49,7 @@ typedef struct ph_report {
     size_t shown;            /* entries of table the report shows */
     const char *approx;      /* what the report approximated, if the
                                 profile itself is exact (gprof's rule) */
+    int gprof;               /* --gprof: gprof's call graph (text) */
 } ph_report;
 
 /* The selected part(s) as a ph_part pointer for row iterators (NULL = all). */
@@ -79,6 +80,8 @@ const char *ph_report_base(const char *path);
 /* Text, JSON, YAML or CSV of the views; 0 or PH_EXIT_BAD. */
 int ph_report_table(ph_report *r);
 int ph_report_graph(ph_report *r);
+/* gprof -q's call graph, whole or FN's entries (report_gprof.c). */
+int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of

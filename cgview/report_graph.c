@@ -192,7 +192,8 @@ static void print_block(ph_report *r, const block *b, FILE *out)
     for (i = 0; b->callers && i < b->callers->count; i++)
         print_arc_line(r, &b->callers->arcs[i], '<', wv, out);
     if (b->callers && b->callers->count == 0)
-        fprintf(out, "%*s  < (no callers)\n", (int)(wv + 18), "");
+        fprintf(out, "%*s  < %s\n", (int)(wv + 18), "",
+                ph_has_credits(p, r->ev) ? "<spontaneous>" : "(no callers)");
     for (i = 0; b->callees && i < b->callees->count; i++)
         print_arc_line(r, &b->callees->arcs[i], '>', wv, out);
     if (b->callees && b->callees->count == 0)
@@ -269,6 +270,13 @@ static void csv_block(ph_report *r, const block *b)
 /* ------------------------------------------------------------------ */
 /* The view                                                            */
 
+/* Whether the table found cycles, so "<cycle N>" can name one. */
+static int cycles_known(const ph_report *r)
+{
+    return r->table && r->table->cycles &&
+           ph_cycles_count(r->table->cycles) > 0;
+}
+
 /* The functions the view is about: FN's matches, or the table's. */
 static size_t chosen_functions(ph_report *r, const ph_func ***out)
 {
@@ -299,6 +307,11 @@ int ph_report_graph(ph_report *r)
         return PH_EXIT_USAGE;
     }
     n = chosen_functions(r, &fs);
+    if (n == 0 && r->fn && strncmp(r->fn, "<cycle ", 7) == 0 &&
+        r->fmt == PH_REPORT_TEXT && cycles_known(r)) {
+        free(fs);               /* a cycle as a whole: gprof's entry */
+        return ph_report_gprof(r);
+    }
     if (n == 0 && r->view != PH_VIEW_TREE) {
         ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);

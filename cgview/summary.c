@@ -41,6 +41,9 @@ static const char usage_fmt[] =
     "  -b, --butterfly FN     both\n"
     "      --tree             callers and callees of every function shown\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
+    "      --gprof            text in gprof's call-graph style: [N] entries,\n"
+    "                         parents, children, cycles as a whole; FN of\n"
+    "                         the options above may be '<cycle N>'\n"
     "      --source-dir DIR   look for source files in DIR\n"
     "\n"
     "Input and output:\n"
@@ -55,7 +58,7 @@ static const char usage_fmt[] =
 enum {
     OPT_EXE = 256, OPT_DEFINE, OPT_CONFIG, OPT_PART, OPT_THREAD, OPT_FOCUS,
     OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
-    OPT_SOURCE_DIR,
+    OPT_SOURCE_DIR, OPT_GPROF,
 };
 
 static const struct option longopts[] = {
@@ -75,6 +78,7 @@ static const struct option longopts[] = {
     { "callees", required_argument, NULL, OPT_CALLEES },
     { "butterfly", required_argument, NULL, 'b' },
     { "tree", no_argument, NULL, OPT_TREE },
+    { "gprof", no_argument, NULL, OPT_GPROF },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "from", required_argument, NULL, 'F' },
@@ -298,6 +302,7 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                 return -1;
             break;
         case OPT_SOURCE_DIR: r->source_dir = optarg; break;
+        case OPT_GPROF: r->gprof = 1; break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
         case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
@@ -581,7 +586,10 @@ int ph_cmd_summary(int argc, char **argv)
     ph_table_sort(r.table, r.ev, r.sort);
     move_zeros_last(&r);
     r.shown = count_shown(&r);
-    switch (r.view) {
+    switch (r.gprof && r.fmt == PH_REPORT_TEXT &&
+            r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE
+                ? -1 : (int)r.view) {
+    case -1: rc = ph_report_gprof(&r); break;
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
     case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
     default: rc = ph_report_graph(&r); break;

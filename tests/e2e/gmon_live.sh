@@ -7,10 +7,12 @@
 #  - gprof -b -p / -q (parsed by tests/e2e/gprof2tsv) equal what
 #    analysis/gprof_prop.c computes (tests/e2e/gprof_table), as in
 #    peer_gmon.sh;
-#  - profhub summary names no function by address, lists the functions
-#    gprof's flat profile gives time (PLT ticks as _init, as gprof does)
-#    and has gprof's total;
-# and a gmon.out without --exe is refused (exit 1) unless --raw-addresses.
+#  - profhub summary names no function by address and lists gprof's flat
+#    profile: PLT ticks as _init, as gprof does (tests/e2e/gprof_flat_cmp);
+#  - summary --gprof prints gprof -b -q's call graph (tests/e2e/
+#    gprof_graph_cmp);
+# the same for samples/src/recursion.c (cycles, self recursion), and a
+# gmon.out without --exe is refused (exit 1) unless --raw-addresses.
 # Skips (77) without gcc, gprof or python3.
 . "$(dirname "$0")/lib.sh"
 need_program gcc gprof python3
@@ -20,16 +22,17 @@ G2T=$top_srcdir/tests/e2e/gprof2tsv
 build() {
     mkdir -p "$tmp/$1"
     shift
-    gcc -pg -O1 -fno-builtin "$@" "$top_srcdir/tests/e2e/src/gmon_plt.c" \
-        -o "$tmp/$name/prog" 2>"$tmp/$name/cc.err"
+    gcc -pg -O1 -fno-builtin "$@" -o "$tmp/$name/prog" 2>"$tmp/$name/cc.err"
 }
 
-for v in pie nopie static; do
-    name=$v
+PLT=$top_srcdir/tests/e2e/src/gmon_plt.c
+for v in pie nopie static cycles; do
+    name=$v scale=60
     case $v in
-    pie) flags="-pie -fPIE" ;;
-    nopie) flags="-no-pie" ;;
-    static) flags="-static" ;;
+    pie) flags="-pie -fPIE $PLT" ;;
+    nopie) flags="-no-pie $PLT" ;;
+    static) flags="-static $PLT" ;;
+    cycles) flags="$SAMPLES/src/recursion.c" scale=300 ;;
     esac
     # shellcheck disable=SC2086
     if ! build "$v" $flags; then
@@ -37,7 +40,7 @@ for v in pie nopie static; do
         continue
     fi
     d=$tmp/$v
-    (cd "$d" && ./prog 60 >/dev/null) || { fail "$v: the program failed"; continue; }
+    (cd "$d" && ./prog $scale >/dev/null) || { fail "$v: the program failed"; continue; }
     [ -s "$d/gmon.out" ] || { fail "$v: no gmon.out written"; continue; }
     gprof -b -p "$d/prog" "$d/gmon.out" >"$d/flat" 2>/dev/null &&
         gprof -b -q "$d/prog" "$d/gmon.out" >"$d/graph" 2>/dev/null ||
@@ -54,47 +57,23 @@ for v in pie nopie static; do
         diff "$d/want" "$d/got"
     fi
 
-    # the summary: the same functions with time, no address names, and
-    # gprof's total
-    testrun "$PROFHUB" summary --exe "$d/prog" -n 0 -f csv "$d/gmon.out"
+    # the summary: gprof's functions and self seconds, no address names
+    testrun "$PROFHUB" summary -w 100000 -n 0 --exe "$d/prog" "$d/gmon.out"
     if [ "$status" != 0 ]; then
         fail "$v: summary exit status $status"; show_output; continue
     fi
-    python3 - "$d/flat" "$tmp/out" >"$d/cmp" <<'EOF'
-import csv, re, sys
-flat = {}
-total = 0.0
-for l in open(sys.argv[1]):
-    m = re.match(r'^\s*[\d.]+\s+([\d.]+)\s+([\d.]+)\s+(?:\d+\s+[\d.]+\s+[\d.]+\s+)?(\S.*?)\s*$', l)
-    if m and float(m.group(2)) > 0:
-        flat[m.group(3)] = float(m.group(2))
-        total = float(m.group(1))
-rows = list(csv.reader(open(sys.argv[2])))
-head = rows[0]
-fi = head.index('name') if 'name' in head else head.index('function')
-si = next(i for i, h in enumerate(head) if h.startswith('self'))
-ours, ticks = set(), 0
-for r in rows[1:]:
-    if len(r) <= max(fi, si) or r[fi].startswith('<cycle') or r[si] in ('', '0'):
-        continue
-    ours.add(r[fi])
-    ticks += int(float(r[si]))
-    if r[fi].startswith('0x'):
-        print('address name %s' % r[fi])
-for n in sorted(set(flat) - ours):
-    print('gprof gives time to %s, summary does not' % n)
-for n in sorted(ours - set(flat)):
-    if n not in flat:
-        print('summary gives time to %s, gprof does not' % n)
-if '%.2f' % (ticks / 100.0) != '%.2f' % total:
-    print('total %.2f s, gprof %.2f s' % (ticks / 100.0, total))
-EOF
     checks=$((checks + 1))
+    python3 "$top_srcdir/tests/e2e/gprof_flat_cmp" "$d/flat" "$d/graph" "$tmp/out" >"$d/cmp"
     if [ -s "$d/cmp" ]; then
         fail "$v: summary differs from gprof's flat profile"; cat "$d/cmp"
     else
         echo "ok   $v: $(grep -c '^fn' "$d/got") functions equal gprof" \
              "($(grep -c . "$d/flat") flat lines)"
+    fi
+    if expect_status 0 "$PROFHUB" summary --gprof --exe "$d/prog" "$d/gmon.out"; then
+        checks=$((checks + 1))
+        python3 "$top_srcdir/tests/e2e/gprof_graph_cmp" "$d/graph" "$tmp/out" >"$d/gcmp" ||
+            { fail "$v: --gprof differs from gprof -b -q"; cat "$d/gcmp"; }
     fi
 done
 
