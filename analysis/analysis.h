@@ -208,6 +208,13 @@ typedef struct ph_table {
 PH_API ph_table *ph_table_build(const ph_profile *p,
                                 const ph_table_opts *opts);
 PH_API void ph_table_free(ph_table *t);
+/* The one rule for tables of flat data whose calls carry no cost
+ * (gmon.out): each function entry of t (grouped by function) gets gprof's
+ * self + children as inclusive, each cycle entry its cycle's, per real
+ * event, over part (or PH_ALL_PARTS).  Returns why that is approximated
+ * (analysis/gprof.h), or NULL when t was left alone (calls with costs). */
+PH_API const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t,
+                                       int part);
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gprof.h"
 #include "cgview/report.h"
 
 static const char usage_fmt[] =
@@ -445,63 +444,16 @@ static int choose_event(ph_report *r, const options *o)
 }
 
 /* Flat data whose calls carry no cost (gmon.out's arcs): inclusive cost
- * is gprof's, self plus the children time propagated from callees in
- * proportion to calls (analysis/gprof_prop.c), per real event. */
-static int calls_have_costs(ph_profile *p)
-{
-    ph_call_iter it;
-
-    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        if (c->incl)
-            return 1;
-    return ph_call_count(p) == 0;
-}
-
-static uint32_t gprof_cycle_of(const ph_table *t, const ph_gprof *g,
-                               uint32_t k)
-{
-    size_t cnt;
-    ph_func *const *m = t->cycles ? ph_cycles_members(t->cycles, k, &cnt)
-                                  : NULL;
-    const ph_gprof_fn *fn = m && cnt ? ph_gprof_find(g, m[0]) : NULL;
-    return fn ? fn->cycle : 0;
-}
-
+ * is gprof's (analysis/gprof_incl.c). */
 static void apply_gprof(ph_report *r)
 {
-    ph_table *t = r->table;
-    size_t s, i, c;
+    const char *approx;
 
-    if (r->topts.group != PH_GROUP_FUNCTION || calls_have_costs(r->p))
+    if (r->topts.group != PH_GROUP_FUNCTION)
         return;
-    for (s = 0; s < t->nreal; s++) {
-        const ph_event *ev = ph_event_real(r->p, s);
-        double scale = ev->scale != 0 ? ev->scale : 1.0;
-        ph_gprof *g = ph_gprof_compute(r->p, ev, r->topts.part);
-        if (ph_gprof_approx(g))
-            r->approx = ph_gprof_approx(g);
-        for (i = 0; i < t->count; i++) {
-            ph_entry *e = &t->entries[i];
-            double v = -1;
-            if (e->is_cycle) {
-                uint32_t num = gprof_cycle_of(t, g, e->cycle);
-                for (c = 0; num && c < ph_gprof_ncycles(g); c++) {
-                    const ph_gprof_cycle *cy = ph_gprof_cycle_at(g, c);
-                    if (cy->number == num)
-                        v = cy->self + cy->children;
-                }
-            } else if (e->func) {
-                const ph_gprof_fn *fn = ph_gprof_find(g, e->func);
-                if (fn)
-                    v = fn->self + fn->children;
-            }
-            if (v >= 0) {
-                e->incl[s] = llround(v / scale);
-                e->has_incl = 1;
-            }
-        }
-        ph_gprof_free(g);
-    }
+    approx = ph_table_gprof_incl(r->p, r->table, r->topts.part);
+    if (approx)
+        r->approx = approx;
 }
 
 /* Text reports are about one event: entries where it is zero (self,
