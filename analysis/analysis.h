@@ -150,6 +150,9 @@ PH_API const int64_t *ph_cycles_member_incl(const ph_cycles *c,
 PH_API const int64_t *ph_cycles_self(const ph_cycles *c, uint32_t n);
 PH_API const int64_t *ph_cycles_incl(const ph_cycles *c, uint32_t n);
 PH_API uint64_t ph_cycles_calls(const ph_cycles *c, uint32_t n);
+/* Calls from one member of cycle n to another (gprof's "+N" of a cycle;
+ * self calls apart). */
+PH_API uint64_t ph_cycles_inner_calls(const ph_cycles *c, uint32_t n);
 
 /* ------------------------------------------------------------------ */
 /* Cost tables                                                         */

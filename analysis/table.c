@@ -163,6 +163,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->is_cycle = 1;
         e->has_incl = 1;
         e->calls = ph_cycles_calls(t->cycles, k);
+        e->self_calls = ph_cycles_inner_calls(t->cycles, k);
         memcpy(e->self, ph_cycles_self(t->cycles, k), w * sizeof *e->self);
         memcpy(e->incl, ph_cycles_incl(t->cycles, k), w * sizeof *e->incl);
     }

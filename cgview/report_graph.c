@@ -125,7 +125,8 @@ static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
     double v = ph_event_eval(r->p, r->ev, a->incl);
     size_t used, room;
 
-    fprintf(out, "%*s %6s %10s  %c %s", (int)wv, ph_report_number(r, r->ev, v, num),
+    fprintf(out, "%*s %6s %10s  %c %s", (int)wv,
+            ph_report_number(r, r->ev, v, num),
             format_pc(r, v, pc), ph_cli_commas(calls, (int64_t)a->count),
             mark, mark == '>' ? "  " : "");
     used = wv + 1 + 6 + 1 + 10 + 2 + 2 + (mark == '>' ? 2 : 0);

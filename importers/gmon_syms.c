@@ -2,9 +2,10 @@
  * chooses them (libelf: .symtab entries in executable sections, global or
  * weak, or local without '$' and without '.' except GCC's numbered clone
  * suffixes; one symbol per address, a global preferred), their ranges (to the
- * next symbol, the last one to its section end), the DWARF line table (libdwarf),
- * and C++ names demangled through the C++ runtime's __cxa_demangle when it
- * can be loaded at run time (no link-time dependency on libstdc++).
+ * next symbol, the last one to its section end), the DWARF line table
+ * (libdwarf), and C++ names demangled through the C++ runtime's
+ * __cxa_demangle when it can be loaded at run time (no link-time
+ * dependency on libstdc++).
  */
 #include "config.h"
 
