@@ -157,6 +157,9 @@ PH_API const int64_t *ph_cycles_member_incl(const ph_cycles *c,
 PH_API const int64_t *ph_cycles_self(const ph_cycles *c, uint32_t n);
 PH_API const int64_t *ph_cycles_incl(const ph_cycles *c, uint32_t n);
 PH_API uint64_t ph_cycles_calls(const ph_cycles *c, uint32_t n);
+/* Calls from one member of cycle n to another (gprof's "+N" of a cycle;
+ * self calls apart). */
+PH_API uint64_t ph_cycles_inner_calls(const ph_cycles *c, uint32_t n);
 
 /* ------------------------------------------------------------------ */
 /* Cost tables                                                         */
@@ -217,6 +220,13 @@ typedef struct ph_table {
 PH_API ph_table *ph_table_build(const ph_profile *p,
                                 const ph_table_opts *opts);
 PH_API void ph_table_free(ph_table *t);
+/* The one rule for tables of flat data whose calls carry no cost
+ * (gmon.out): each function entry of t (grouped by function) gets gprof's
+ * self + children as inclusive, each cycle entry its cycle's, per real
+ * event, over part (or PH_ALL_PARTS).  Returns why that is approximated
+ * (analysis/gprof.h), or NULL when t was left alone (calls with costs). */
+PH_API const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t,
+                                       int part);
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);

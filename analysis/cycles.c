@@ -18,6 +18,7 @@ struct ph_cycles {
     int64_t *self;           /* ncycles * w */
     int64_t *incl;           /* ncycles * w */
     uint64_t *calls;         /* ncycles */
+    uint64_t *inner;         /* ncycles: calls between members */
 };
 
 /* The call graph of the selected part(s) without self calls, in the
@@ -103,6 +104,7 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
     c->self = ph_xcalloc(nc * w + 1, sizeof *c->self);
     c->incl = ph_xcalloc(nc * w + 1, sizeof *c->incl);
     c->calls = ph_xcalloc(nc + 1, sizeof *c->calls);
+    c->inner = ph_xcalloc(nc + 1, sizeof *c->inner);
     for (size_t i = 0; i < n; i++) {
         uint32_t k = c->cycle_of[i];
         if (!k)
@@ -124,9 +126,12 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
         }
         for (const ph_call *e = ph_calls_in(&it, p, f); e;
              e = ph_call_next(&it))
-            if (ph_part_selected(e->part, part) &&
-                c->cycle_of[e->caller->id - 1] != k)
+            if (!ph_part_selected(e->part, part))
+                continue;
+            else if (c->cycle_of[e->caller->id - 1] != k)
                 c->calls[k - 1] += e->count;
+            else if (e->caller != f)
+                c->inner[k - 1] += e->count;
     }
     return c;
 }
@@ -142,6 +147,7 @@ void ph_cycles_free(ph_cycles *c)
     free(c->self);
     free(c->incl);
     free(c->calls);
+    free(c->inner);
     free(c);
 }
 
@@ -188,4 +194,9 @@ const int64_t *ph_cycles_incl(const ph_cycles *c, uint32_t n)
 uint64_t ph_cycles_calls(const ph_cycles *c, uint32_t n)
 {
     return (n && n <= c->ncycles) ? c->calls[n - 1] : 0;
+}
+
+uint64_t ph_cycles_inner_calls(const ph_cycles *c, uint32_t n)
+{
+    return (n && n <= c->ncycles) ? c->inner[n - 1] : 0;
 }

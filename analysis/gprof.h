@@ -26,6 +26,8 @@ typedef struct ph_gprof_fn {
     uint64_t calls;       /* calls from other functions (gprof "called") */
     uint64_t self_calls;  /* self-recursive calls ("1+50": the 50) */
     uint32_t cycle;       /* cycle number, 0 = in no cycle */
+    double percent;       /* (self + children) of the total, computed in
+                             ticks as gprof does (its "% time") */
 } ph_gprof_fn;
 
 typedef struct ph_gprof_cycle {
@@ -35,6 +37,7 @@ typedef struct ph_gprof_cycle {
     uint64_t self_calls;  /* calls between members */
     size_t nmembers;
     const ph_func **members;
+    double percent;       /* as ph_gprof_fn's */
 } ph_gprof_cycle;
 
 /* One caller -> callee line of gprof's call graph (self arcs excluded). */
@@ -42,6 +45,8 @@ typedef struct ph_gprof_arc {
     const ph_func *caller, *callee;
     uint64_t count;
     double time, child_time;  /* seconds this arc carries to the caller */
+    size_t seq;               /* order of its first call record: gprof
+                                 lists equal arcs newest first */
 } ph_gprof_arc;
 
 typedef struct ph_gprof ph_gprof;

@@ -304,7 +304,10 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
     for (size_t k = 0; k < n; k++)
         propagate(nd, cy, arcs, atime, actime, order[k]);
 
-    /* results, in seconds */
+    /* results, in seconds; percentages in ticks, as gprof's */
+    double ticks = 0;
+    for (size_t i = 0; i < n; i++)
+        ticks += nd[i].self;
     g->nids = n;
     g->by_id = ph_xcalloc(n ? n : 1, sizeof *g->by_id);
     g->fns = ph_xcalloc(n ? n : 1, sizeof *g->fns);
@@ -319,6 +322,7 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
         o->calls = nd[i].ncalls;
         o->self_calls = nd[i].self_calls;
         o->cycle = nd[i].cyc;
+        o->percent = ticks > 0 ? 100 * (nd[i].self + nd[i].child) / ticks : 0;
         g->by_id[nd[i].f->id - 1] = g->nfns;
     }
     g->ncycles = ncy;
@@ -330,6 +334,7 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
         o->children = cy[c].child * scale;
         o->calls = cy[c].ncalls;
         o->self_calls = cy[c].self_calls;
+        o->percent = ticks > 0 ? 100 * (cy[c].self + cy[c].child) / ticks : 0;
         o->members = ph_xmalloc(n * sizeof *o->members);
         for (size_t i = 0; i < n; i++)
             if (nd[roots[i]].cyc == c + 1)
@@ -345,6 +350,7 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
         o->count = arcs[i].count;
         o->time = atime[i] * scale;
         o->child_time = actime[i] * scale;
+        o->seq = arcs[i].first;
     }
     if (narcs > 0)
         g->approx = "gprof: a callee's time is split among its callers in "

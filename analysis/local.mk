@@ -7,5 +7,5 @@ libph_la_SOURCES += analysis/analysis.h analysis/analysis_priv.h \
 	analysis/merge_stream.c
 pkginclude_HEADERS += analysis/analysis.h
 # gprof's self/children/cycles arithmetic (issue 6).
-libph_la_SOURCES += analysis/gprof.h analysis/gprof_prop.c
+libph_la_SOURCES += analysis/gprof.h analysis/gprof_prop.c analysis/gprof_incl.c
 pkginclude_HEADERS += analysis/gprof.h

@@ -103,6 +103,20 @@ static int has_call_graph(const ph_profile *p)
     return ph_call_count(p) > 0 || ph_node_count(p) > 0;
 }
 
+/* Whether f calls another function in part: a root of the call graph
+ * (gprof's <spontaneous> main) has no cost of its own in flat data whose
+ * calls carry none, yet is a row of the table. */
+static int calls_others(const ph_profile *p, const ph_func *f, int part)
+{
+    ph_flat_calls it;
+    const ph_flat *v = ph_flat_of(p);
+    for (const ph_call *c = ph_flat_calls_out(&it, v, p, f); c;
+         c = ph_flat_calls_next(&it))
+        if (c->callee != f && ph_part_selected(c->part, part) && c->count)
+            return 1;
+    return 0;
+}
+
 static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
     const ph_profile *p = t->profile;
@@ -118,7 +132,8 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         if (!incl)
             incl = ph_func_incl(p, f, o->part);
         uint64_t calls = ph_func_calls(p, f, o->part);
-        if (is_zero(self, w) && is_zero(incl, w) && calls == 0)
+        if (is_zero(self, w) && is_zero(incl, w) && calls == 0 &&
+            !(graph && calls_others(p, f, o->part)))
             continue;
         const char *name = ph_str_get(p, f->name);
         if (!keep_name(o, name))
@@ -149,6 +164,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->is_cycle = 1;
         e->has_incl = 1;
         e->calls = ph_cycles_calls(t->cycles, k);
+        e->self_calls = ph_cycles_inner_calls(t->cycles, k);
         memcpy(e->self, ph_cycles_self(t->cycles, k), w * sizeof *e->self);
         memcpy(e->incl, ph_cycles_incl(t->cycles, k), w * sizeof *e->incl);
     }

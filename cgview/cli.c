@@ -222,6 +222,8 @@ static void print_input_warnings(const ph_input *in)
     }
 }
 
+int ph_cli_raw_addresses;
+
 ph_profile *ph_cli_load(const char *path, const char *forced,
                         const char *exe)
 {
@@ -237,6 +239,7 @@ ph_profile *ph_cli_load(const char *path, const char *forced,
     }
     if (exe)
         ph_input_set_exe(in, exe);
+    ph_input_set_raw_addresses(in, ph_cli_raw_addresses);
     if (isatty(STDERR_FILENO)) {
         clock_gettime(CLOCK_MONOTONIC, &pr.last);
         ph_input_set_progress(in, draw_progress, &pr);

@@ -95,6 +95,13 @@ int ph_cli_check_format(const char *cmd, const char *name, int read);
  * failure prints the error and returns NULL (exit PH_EXIT_BAD). */
 ph_profile *ph_cli_load(const char *path, const char *forced,
                         const char *exe);
+/* --raw-addresses, shared by every command that takes --exe: a gmon.out
+ * without its program is read with code named by address (otherwise
+ * refused).  Set by the option; ph_cli_load hands it to the input. */
+extern int ph_cli_raw_addresses;
+enum { PH_OPT_RAW_ADDRESSES = 1000 };
+#define PH_CLI_RAW_ADDRESSES_OPTION \
+    { "raw-addresses", no_argument, NULL, PH_OPT_RAW_ADDRESSES }
 /* The writer for -t TO, or for PATH's extension; NULL after printing a
  * usage message (cgview/save.c). */
 const ph_format *ph_cli_writer(const char *cmd, const char *path,

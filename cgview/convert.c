@@ -25,6 +25,7 @@ static const char usage[] =
     "  -t, --to FMT         output format (profhub formats lists them)\n"
     "  -F, --from FMT       read IN as FMT instead of recognising it\n"
     "      --exe PROG       the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses  no --exe: name gmon.out code by address\n"
     "  -O, --option K=V     an option for the writer (repeatable;\n"
     "                       event=E may name a derived event)\n"
     PH_CLI_DERIVED_HELP
@@ -45,6 +46,7 @@ static int parse(int argc, char **argv, opts *o)
         { "to", required_argument, NULL, 't' },
         { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         { "option", required_argument, NULL, 'O' },
         PH_CLI_DERIVED_OPTIONS,
         { "help", no_argument, NULL, 'h' },
@@ -62,6 +64,7 @@ static int parse(int argc, char **argv, opts *o)
         case 't': o->to = optarg; break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case 'O':
             if (!strchr(optarg, '=') || optarg[0] == '=')
                 return ph_cli_usage_error("convert", "option '-O' expects "

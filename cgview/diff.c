@@ -46,6 +46,7 @@ static const char usage[] =
     "  -o, --output OUT       also write NEW - BASE as a profile\n"
     "  -t, --to FMT           format of OUT (default: from its extension)\n"
     "      --exe PROG         the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses    no --exe: name gmon.out code by address\n"
     "  -h, --help             show this help\n"
     "\n"
     "Exit status: 0 ok, 1 bad input, 2 usage, 3 a --fail-if rule held.\n";
@@ -147,6 +148,7 @@ static int parse(int argc, char **argv, opts *o)
         { "output", required_argument, NULL, 'o' },
         { "to", required_argument, NULL, 't' },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -175,6 +177,7 @@ static int parse(int argc, char **argv, opts *o)
         case 'o': o->out = optarg; break;
         case 't': o->to = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case OPT_NORM: o->d.normalize = 1; break;
         case OPT_MATCH:
             if (parse_choice("diff", "--match", optarg, matches, &v) < 0)

@@ -45,6 +45,7 @@ static const char usage[] =
     "      --depth N        treemap, callgraph: levels (default 6, 2)\n"
     "      --title TEXT     the heading\n"
     "      --exe PROG       the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses  no --exe: name gmon.out code by address\n"
     "  -h, --help           show this help\n";
 
 typedef struct opts {
@@ -72,6 +73,7 @@ static int parse(int argc, char **argv, opts *o)
         { "depth", required_argument, NULL, OPT_DEPTH },
         { "title", required_argument, NULL, OPT_TITLE },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         PH_CLI_DERIVED_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -93,6 +95,10 @@ static int parse(int argc, char **argv, opts *o)
         }
         if (c == OPT_EXE) {
             o->exe = optarg;
+            continue;
+        }
+        if (c == PH_OPT_RAW_ADDRESSES) {
+            ph_cli_raw_addresses = 1;
             continue;
         }
         if (ph_cli_derived_option(&o->derived, c, optarg))

@@ -18,6 +18,8 @@ static const char usage[] =
     "\n"
     "  -F, --from FMT     read FILE as FMT instead of recognising it\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses\n"
+    "                     no --exe: name gmon.out code by address\n"
     "  -f, --format FMT   text (default), csv, json or yaml\n"
     "  -h, --help         show this help\n";
 
@@ -249,6 +251,7 @@ int ph_cmd_info(int argc, char **argv)
     static const struct option longopts[] = {
         { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         { "format", required_argument, NULL, 'f' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -266,6 +269,9 @@ int ph_cmd_info(int argc, char **argv)
             break;
         case OPT_EXE:
             exe = optarg;
+            break;
+        case PH_OPT_RAW_ADDRESSES:
+            ph_cli_raw_addresses = 1;
             break;
         case 'f':
             if (ph_cli_report_format("info", optarg,

@@ -30,6 +30,8 @@ static const char usage[] =
     "                     terminal; no cut when not a terminal)\n"
     "  -F, --from FMT     read the inputs as FMT instead of recognising them\n"
     "      --exe PROG     the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses\n"
+    "                     no --exe: name gmon.out code by address\n"
     "  -h, --help         show this help\n";
 
 typedef struct opts {
@@ -56,6 +58,7 @@ static int parse(int argc, char **argv, opts *o)
         { "format", required_argument, NULL, 'f' },
         { "from", required_argument, NULL, 'F' },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         { "width", required_argument, NULL, 'w' },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
@@ -79,6 +82,7 @@ static int parse(int argc, char **argv, opts *o)
         case 'e': o->event = optarg; break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case 'n':
             if (ph_cli_count("merge", "--top", optarg, &o->top) < 0)
                 return PH_EXIT_USAGE;

@@ -50,6 +50,7 @@ typedef struct ph_report {
     size_t shown;            /* entries of table the report shows */
     const char *approx;      /* what the report approximated, if the
                                 profile itself is exact (gprof's rule) */
+    int gprof;               /* --gprof: gprof's call graph (text) */
 } ph_report;
 
 /* --context N into r->context; -1 after a usage error. */
@@ -63,6 +64,15 @@ ph_part *ph_report_part(const ph_report *r);
 double ph_report_percent(const ph_report *r, const ph_event *ev, double v);
 /* Whether an event is a ratio (a derived formula that divides). */
 int ph_report_is_ratio(const ph_report *r, const ph_event *ev);
+/* v, a value of ev, as text reports show it (ph_event_shown): seconds
+ * with one tick's decimals for gmon's ticks ("0.16"), else a count with
+ * commas.  buf holds 40 bytes. */
+const char *ph_report_number(const ph_report *r, const ph_event *ev,
+                             double v, char *buf);
+/* Self value of e in the report's event: gprof's fractional credit when
+ * the source kept one (ph_func_credit; a cycle sums its members'), so a
+ * gmon row prints what gprof's flat profile prints; else the table's. */
+double ph_report_self(const ph_report *r, const ph_entry *e);
 
 /* Copy s into buf, at most width columns; a longer s loses its middle
  * ("std::vector<int>::...::insert"). */
@@ -74,6 +84,8 @@ const char *ph_report_base(const char *path);
 /* Text, JSON, YAML or CSV of the views; 0 or PH_EXIT_BAD. */
 int ph_report_table(ph_report *r);
 int ph_report_graph(ph_report *r);
+/* gprof -q's call graph, whole or FN's entries (report_gprof.c). */
+int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of

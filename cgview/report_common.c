@@ -148,6 +148,38 @@ static void print_parts(ph_report *r, FILE *out)
         fprintf(out, "          ... %zu more\n", n - 32);
 }
 
+const char *ph_report_number(const ph_report *r, const ph_event *ev,
+                             double v, char *buf)
+{
+    int dec = 0;
+    double f = ph_event_shown(r->p, ev, NULL, &dec);
+
+    if (f == 1.0 || !isfinite(v))
+        return ph_cli_number(buf, v, 1);
+    snprintf(buf, 40, "%.*f", dec, v * f);
+    return buf;
+}
+
+double ph_report_self(const ph_report *r, const ph_entry *e)
+{
+    const ph_table *t = r->table;
+    double v = 0;
+    size_t n = 0;
+
+    if (!r->ev || !ph_has_credits(r->p, r->ev) ||
+        r->topts.group != PH_GROUP_FUNCTION)
+        return ph_entry_value(t, e, r->ev, 0);
+    if (e->func && !e->is_cycle)
+        return ph_func_credit(r->p, e->func);
+    if (e->is_cycle && t->cycles) {
+        ph_func *const *m = ph_cycles_members(t->cycles, e->cycle, &n);
+        for (size_t i = 0; i < n; i++)
+            v += ph_func_credit(r->p, m[i]);
+        return v;
+    }
+    return ph_entry_value(t, e, r->ev, 0);
+}
+
 void ph_report_print_head(ph_report *r, FILE *out)
 {
     ph_profile *p = r->p;
@@ -170,7 +202,7 @@ void ph_report_print_head(ph_report *r, FILE *out)
             continue;
         if (ph_str_len(p, e->name) > wn)
             wn = ph_str_len(p, e->name);
-        ph_cli_number(num, ph_event_eval(p, e, r->table->totals), 1);
+        ph_report_number(r, e, ph_event_eval(p, e, r->table->totals), num);
         if (strlen(num) > wv)
             wv = strlen(num);
     }
@@ -181,10 +213,17 @@ void ph_report_print_head(ph_report *r, FILE *out)
         size_t used;
         if (!event_shown(e))
             continue;
-        ph_cli_number(num, ph_event_eval(p, e, r->table->totals), 1);
+        ph_report_number(r, e, ph_event_eval(p, e, r->table->totals), num);
         desc[0] = '\0';
         if (e->long_name)
             snprintf(desc, sizeof desc, "%s", ph_str_get(p, e->long_name));
+        {
+            const char *unit = NULL;
+            size_t l = strlen(desc);
+            if (ph_event_shown(p, e, &unit, NULL) != 1.0 && unit)
+                snprintf(desc + l, sizeof desc - l, "%sshown in %s",
+                         l ? ", " : "", unit);
+        }
         if (e->flags & PH_EV_DERIVED) {
             size_t l = strlen(desc);
             snprintf(desc + l, sizeof desc - l, "%s= %s", l ? " " : "",

@@ -128,7 +128,7 @@ static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
     /* A recursive arc has calls and no cost of its own (gprof leaves
      * its time columns blank): the cost is in the arcs into the cycle. */
     fprintf(out, "%*s %6s %10s  %c %s", (int)wv,
-            a->recursive ? "" : ph_cli_number(num, v, 1),
+            a->recursive ? "" : ph_report_number(r, r->ev, v, num),
             a->recursive ? "" : format_pc(r, v, pc),
             ph_cli_commas(calls, (int64_t)a->count),
             mark, mark == '>' ? "  " : "");
@@ -155,13 +155,13 @@ static void print_block(ph_report *r, const block *b, FILE *out)
     char num[40], pc[16], fit[PH_REPORT_MAXW + 1], head[1200];
     size_t i, wv = 9;
     double vi = ph_entry_value(r->table, e, r->ev, 1);
-    double vs = ph_entry_value(r->table, e, r->ev, 0);
+    double vs = ph_report_self(r, e);
 
     for (int side = 0; side < 2; side++) {
         const ph_arcs *a = side ? b->callees : b->callers;
         for (i = 0; a && i < a->count; i++) {
-            size_t l = strlen(ph_cli_number(
-                num, ph_event_eval(p, r->ev, a->arcs[i].incl), 1));
+            size_t l = strlen(ph_report_number(
+                r, r->ev, ph_event_eval(p, r->ev, a->arcs[i].incl), num));
             if (l > wv)
                 wv = l;
         }
@@ -180,11 +180,11 @@ static void print_block(ph_report *r, const block *b, FILE *out)
         char line[256], a[40], c[40];
         size_t l = 0;
         l += (size_t)snprintf(line + l, sizeof line - l, "  inclusive %s",
-                              ph_cli_number(num, vi, 1));
+                              ph_report_number(r, r->ev, vi, num));
         if (format_pc(r, vi, pc)[0])
             l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
         l += (size_t)snprintf(line + l, sizeof line - l, ", self %s",
-                              ph_cli_number(num, vs, 1));
+                              ph_report_number(r, r->ev, vs, num));
         if (format_pc(r, vs, pc)[0])
             l += (size_t)snprintf(line + l, sizeof line - l, " (%s)", pc);
         if (ph_call_count(r->p) && !ph_node_count(r->p)) {
@@ -203,7 +203,8 @@ static void print_block(ph_report *r, const block *b, FILE *out)
     for (i = 0; b->callers && i < b->callers->count; i++)
         print_arc_line(r, &b->callers->arcs[i], '<', e->cycle, wv, out);
     if (b->callers && b->callers->count == 0)
-        fprintf(out, "%*s  < (no callers)\n", (int)(wv + 18), "");
+        fprintf(out, "%*s  < %s\n", (int)(wv + 18), "",
+                ph_has_credits(p, r->ev) ? "<spontaneous>" : "(no callers)");
     for (i = 0; b->callees && i < b->callees->count; i++)
         print_arc_line(r, &b->callees->arcs[i], '>', e->cycle, wv, out);
     if (b->callees && b->callees->count == 0)
@@ -282,6 +283,13 @@ static void csv_block(ph_report *r, const block *b)
 /* ------------------------------------------------------------------ */
 /* The view                                                            */
 
+/* Whether the table found cycles, so "<cycle N>" can name one. */
+static int cycles_known(const ph_report *r)
+{
+    return r->table && r->table->cycles &&
+           ph_cycles_count(r->table->cycles) > 0;
+}
+
 /* The functions the view is about: FN's matches, or the table's. */
 static size_t chosen_functions(ph_report *r, const ph_func ***out)
 {
@@ -312,6 +320,11 @@ int ph_report_graph(ph_report *r)
         return PH_EXIT_USAGE;
     }
     n = chosen_functions(r, &fs);
+    if (n == 0 && r->fn && strncmp(r->fn, "<cycle ", 7) == 0 &&
+        r->fmt == PH_REPORT_TEXT && cycles_known(r)) {
+        free(fs);               /* a cycle as a whole: gprof's entry */
+        return ph_report_gprof(r);
+    }
     if (n == 0 && r->view != PH_VIEW_TREE) {
         ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
         free(fs);

@@ -29,6 +29,7 @@ static const char usage[] =
     "  -n, --top N          rows in each table (default 50)\n"
     "      --min-width PCT  merge frames narrower than PCT (default 0.1)\n"
     "      --exe PROG       the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses  no --exe: name gmon.out code by address\n"
     "  -h, --help           show this help\n";
 
 typedef struct opts {
@@ -46,6 +47,7 @@ static int parse(int argc, char **argv, opts *o)
         { "top", required_argument, NULL, 'n' },
         { "min-width", required_argument, NULL, OPT_MINW },
         { "exe", required_argument, NULL, OPT_EXE },
+        PH_CLI_RAW_ADDRESSES_OPTION,
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
     };
@@ -65,6 +67,7 @@ static int parse(int argc, char **argv, opts *o)
             break;
         case OPT_MINW: o->minwidth = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case 'h':
             fputs(usage, stdout);
             return -1;

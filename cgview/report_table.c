@@ -51,14 +51,14 @@ static columns measure(const ph_report *r)
     for (size_t i = 0; i < r->shown; i++) {
         const ph_entry *e = &t->entries[i];
         double vi = ph_entry_value(t, e, r->ev, 1);
-        double vs = ph_entry_value(t, e, r->ev, 0);
+        double vs = ph_report_self(r, e);
         if (e->has_incl) {
             c.show_incl = 1;
-            widen(&c.incl, ph_cli_number(buf, vi, 1));
+            widen(&c.incl, ph_report_number(r, r->ev, vi, buf));
             widen(&c.incl_pc, format_pc(buf, ph_report_percent(r, r->ev,
                                                                vi)));
         }
-        widen(&c.self, ph_cli_number(buf, vs, 1));
+        widen(&c.self, ph_report_number(r, r->ev, vs, buf));
         widen(&c.self_pc, format_pc(buf, ph_report_percent(r, r->ev, vs)));
         if (e->calls || e->self_calls) {
             c.show_calls = 1;
@@ -185,10 +185,10 @@ static int print_text(ph_report *r)
     for (i = 0; i < r->shown; i++) {
         const ph_entry *e = &t->entries[i];
         double vi = ph_entry_value(t, e, r->ev, 1);
-        double vs = ph_entry_value(t, e, r->ev, 0);
+        double vs = ph_report_self(r, e);
         if (c.show_incl) {
             if (e->has_incl)
-                printf("%*s", (int)c.incl, ph_cli_number(buf, vi, 1));
+                printf("%*s", (int)c.incl, ph_report_number(r, r->ev, vi, buf));
             else
                 printf("%*s", (int)c.incl, "-");
             if (c.show_pc)
@@ -198,7 +198,7 @@ static int print_text(ph_report *r)
                                    : "");
             printf("  ");
         }
-        printf("%*s", (int)c.self, ph_cli_number(buf, vs, 1));
+        printf("%*s", (int)c.self, ph_report_number(r, r->ev, vs, buf));
         if (c.show_pc)
             printf(" %*s", (int)c.self_pc,
                    format_pc(pc, ph_report_percent(r, r->ev, vs)));

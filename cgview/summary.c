@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gprof.h"
 #include "cgview/report.h"
 
 static const char usage_fmt[] =
@@ -41,12 +40,16 @@ static const char usage_fmt[] =
     "  -b, --butterfly FN     both\n"
     "      --tree             callers and callees of every function shown\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
+    "      --gprof            text in gprof's call-graph style: [N] entries,\n"
+    "                         parents, children, cycles as a whole; FN of\n"
+    "                         the options above may be '<cycle N>'\n"
     "      --source-dir DIR   look for source files in DIR\n"
     "      --context N        lines around each costly line (default 8)\n"
     "\n"
     "Input and output:\n"
     "  -F, --from FMT         read FILE as FMT instead of recognising it\n"
     "      --exe PROG         the profiled program (gmon.out needs it)\n"
+    "      --raw-addresses    no --exe: name gmon.out code by address\n"
     "  -f, --format FMT       text (default), csv, json or yaml\n"
     "  -w, --width N          text fits N columns (default: $COLUMNS, the\n"
     "                         terminal; no cut when not a terminal)\n"
@@ -55,7 +58,7 @@ static const char usage_fmt[] =
 enum {
     OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_FOCUS,
     OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
-    OPT_SOURCE_DIR, OPT_CONTEXT,
+    OPT_SOURCE_DIR, OPT_CONTEXT, OPT_GPROF,
 };
 
 static const struct option longopts[] = {
@@ -74,11 +77,13 @@ static const struct option longopts[] = {
     { "callees", required_argument, NULL, OPT_CALLEES },
     { "butterfly", required_argument, NULL, 'b' },
     { "tree", no_argument, NULL, OPT_TREE },
+    { "gprof", no_argument, NULL, OPT_GPROF },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "context", required_argument, NULL, OPT_CONTEXT },
     { "from", required_argument, NULL, 'F' },
     { "exe", required_argument, NULL, OPT_EXE },
+    PH_CLI_RAW_ADDRESSES_OPTION,
     { "format", required_argument, NULL, 'f' },
     { "width", required_argument, NULL, 'w' },
     { "help", no_argument, NULL, 'h' },
@@ -244,8 +249,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
             if (ph_report_parse_context(cmd, optarg, r) < 0)
                 return -1;
             break;
+        case OPT_GPROF: r->gprof = 1; break;
         case 'F': o->from = optarg; break;
         case OPT_EXE: o->exe = optarg; break;
+        case PH_OPT_RAW_ADDRESSES: ph_cli_raw_addresses = 1; break;
         case 'f':
             if (ph_cli_report_format(cmd, optarg,
                                      PH_REPORT_TEXT | PH_REPORT_CSV |
@@ -365,68 +372,23 @@ static int choose_event(ph_report *r, const options *o)
 }
 
 /* Flat data whose calls carry no cost (gmon.out's arcs): inclusive cost
- * is gprof's, self plus the children time propagated from callees in
- * proportion to calls (analysis/gprof_prop.c), per real event. */
-static int calls_have_costs(ph_profile *p)
-{
-    ph_call_iter it;
-
-    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        if (c->incl)
-            return 1;
-    return ph_call_count(p) == 0;
-}
-
-static uint32_t gprof_cycle_of(const ph_table *t, const ph_gprof *g,
-                               uint32_t k)
-{
-    size_t cnt;
-    ph_func *const *m = t->cycles ? ph_cycles_members(t->cycles, k, &cnt)
-                                  : NULL;
-    const ph_gprof_fn *fn = m && cnt ? ph_gprof_find(g, m[0]) : NULL;
-    return fn ? fn->cycle : 0;
-}
-
+ * is gprof's (analysis/gprof_incl.c). */
 static void apply_gprof(ph_report *r)
 {
-    ph_table *t = r->table;
-    size_t s, i, c;
+    const char *approx;
 
-    if (r->topts.group != PH_GROUP_FUNCTION || calls_have_costs(r->p))
+    if (r->topts.group != PH_GROUP_FUNCTION)
         return;
-    for (s = 0; s < t->nreal; s++) {
-        const ph_event *ev = ph_event_real(r->p, s);
-        double scale = ev->scale != 0 ? ev->scale : 1.0;
-        ph_gprof *g = ph_gprof_compute(r->p, ev, r->topts.part);
-        if (ph_gprof_approx(g))
-            r->approx = ph_gprof_approx(g);
-        for (i = 0; i < t->count; i++) {
-            ph_entry *e = &t->entries[i];
-            double v = -1;
-            if (e->is_cycle) {
-                uint32_t num = gprof_cycle_of(t, g, e->cycle);
-                for (c = 0; num && c < ph_gprof_ncycles(g); c++) {
-                    const ph_gprof_cycle *cy = ph_gprof_cycle_at(g, c);
-                    if (cy->number == num)
-                        v = cy->self + cy->children;
-                }
-            } else if (e->func) {
-                const ph_gprof_fn *fn = ph_gprof_find(g, e->func);
-                if (fn)
-                    v = fn->self + fn->children;
-            }
-            if (v >= 0) {
-                e->incl[s] = llround(v / scale);
-                e->has_incl = 1;
-            }
-        }
-        ph_gprof_free(g);
-    }
+    approx = ph_table_gprof_incl(r->p, r->table, r->topts.part);
+    if (approx)
+        r->approx = approx;
 }
 
 /* Text reports are about one event: entries where it is zero (self,
  * inclusive and calls) move to the end, kept in order, and are not
- * listed.  Machine formats keep every entry (they carry every event). */
+ * listed; gprof's own event keeps its called functions, as gprof's flat
+ * profile lists them with 0.00.  Machine formats keep every entry (they
+ * carry every event). */
 static void move_zeros_last(ph_report *r)
 {
     ph_table *t = r->table;
@@ -441,7 +403,8 @@ static void move_zeros_last(ph_report *r)
         const ph_entry *e = &t->entries[i];
         if (ph_entry_value(t, e, r->ev, 0) != 0 ||
             (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
-            (r->sort == PH_SORT_CALLS && e->calls))
+            ((r->sort == PH_SORT_CALLS || ph_has_credits(r->p, r->ev)) &&
+             (e->calls || e->self_calls)))
             t->entries[k++] = *e;
         else
             tmp[z++] = *e;
@@ -504,7 +467,10 @@ int ph_cmd_summary(int argc, char **argv)
     ph_table_sort(r.table, r.ev, r.sort);
     move_zeros_last(&r);
     r.shown = count_shown(&r);
-    switch (r.view) {
+    switch (r.gprof && r.fmt == PH_REPORT_TEXT &&
+            r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE
+                ? -1 : (int)r.view) {
+    case -1: rc = ph_report_gprof(&r); break;
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
     case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
     default: rc = ph_report_graph(&r); break;

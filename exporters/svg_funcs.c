@@ -1,7 +1,8 @@
 /* svg_funcs.c -- each function's numbers over all stacks, as `profhub
  * summary` prints them, for the tooltips of every picture: the analysis
  * table (gprof's cycle rule) and, for flat data whose calls carry no cost
- * (gmon.out's arcs), gprof's inclusive time, as summary applies it.
+ * (gmon.out's arcs), gprof's inclusive time by the rule summary uses
+ * (analysis/gprof_incl.c).
  */
 #include "config.h"
 
@@ -9,37 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gprof.h"
 #include "exporters/svg_priv.h"
-
-static int calls_have_costs(const ph_profile *p)
-{
-    ph_call_iter it;
-    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        if (c->incl)
-            return 1;
-    return ph_call_count(p) == 0;
-}
-
-/* gprof's self + children per function entry, per real event. */
-static void apply_gprof(const ph_profile *p, ph_table *t)
-{
-    for (size_t s = 0; s < t->nreal; s++) {
-        const ph_event *ev = ph_event_real(p, s);
-        double scale = ev->scale != 0 ? ev->scale : 1.0;
-        ph_gprof *g = ph_gprof_compute(p, ev, PH_ALL_PARTS);
-        for (size_t i = 0; i < t->count; i++) {
-            ph_entry *e = &t->entries[i];
-            const ph_gprof_fn *fn = e->func && !e->is_cycle
-                                    ? ph_gprof_find(g, e->func) : NULL;
-            if (fn) {
-                e->incl[s] = llround((fn->self + fn->children) / scale);
-                e->has_incl = 1;
-            }
-        }
-        ph_gprof_free(g);
-    }
-}
 
 void ph_svg_funcs_build(const ph_profile *p, ph_svg_funcs *fs)
 {
@@ -49,8 +20,7 @@ void ph_svg_funcs_build(const ph_profile *p, ph_svg_funcs *fs)
     to.part = PH_ALL_PARTS;
     to.cycles = 1;
     fs->table = ph_table_build(p, &to);
-    if (!calls_have_costs(p))
-        apply_gprof(p, fs->table);
+    ph_table_gprof_incl(p, fs->table, PH_ALL_PARTS);   /* as summary */
     fs->by_func = ph_xcalloc(ph_func_count(p) + 2, sizeof *fs->by_func);
     for (size_t i = 0; i < fs->table->count; i++) {
         ph_entry *e = &fs->table->entries[i];

@@ -392,6 +392,15 @@ int ph_gmon_read_many(ph_input **ins, size_t n, ph_profile *p)
     for (size_t i = 0; i < n; i++)
         if (ph_gmon_parse(ins[i], &d) != 0)
             goto out;
+    /* Histogram bins are not functions: without the program, refuse
+     * unless the user asked for code named by address. */
+    if (!exe && !ph_input_raw_addresses(ins[0])) {
+        ph_input_error_off(ins[0], 0, "no executable given: gmon.out holds "
+                           "addresses, gprof maps them onto the program "
+                           "that wrote it (--exe PROG), or --raw-addresses "
+                           "to name code by address");
+        goto out;
+    }
     ph_profile_set_format(p, "gmon");
     rc = ph_gmon_model(ins[0], p, &d, have_syms ? &syms : NULL);
 out:

@@ -296,6 +296,12 @@ static int cmp_arc(const void *x, const void *y)
     return 0;
 }
 
+static int cmp_off(const void *x, const void *y)
+{
+    const ph_gmon_arc *a = x, *b = y;
+    return a->off < b->off ? -1 : a->off > b->off;
+}
+
 static void add_arcs(model *m)
 {
     const ph_gmon_data *d = m->d;
@@ -309,11 +315,17 @@ static void add_arcs(model *m)
     ph_qsort(arcs, d->narcs, sizeof *arcs, cmp_arc);
     for (size_t i = 0; i < d->narcs; i++) {   /* gprof -s: add by pair */
         if (n > 0 && arcs[n - 1].from == arcs[i].from &&
-            arcs[n - 1].self == arcs[i].self)
+            arcs[n - 1].self == arcs[i].self) {
             arcs[n - 1].count += arcs[i].count;
-        else
+            if (arcs[i].off < arcs[n - 1].off)
+                arcs[n - 1].off = arcs[i].off;
+        } else {
             arcs[n++] = arcs[i];
+        }
     }
+    /* calls in the file's order, which gprof's call graph keeps for
+     * arcs of equal time (two callees of one indirect call site) */
+    ph_qsort(arcs, n, sizeof *arcs, cmp_off);
     for (size_t i = 0; i < n; i++) {
         const ph_gmon_arc *a = &arcs[i];
         ph_func *caller, *callee;
@@ -380,8 +392,8 @@ int ph_gmon_model(ph_input *in, ph_profile *p, const ph_gmon_data *d,
         return -1;
     if (!s)
         ph_input_warn(in, "gmon-noexe", 0,
-                      "no executable given (--exe PROG): functions are "
-                      "named by address");
+                      "no executable (--raw-addresses): code is named by "
+                      "the address of its histogram bin or arc");
     else if (!s->has_symtab)
         ph_input_warn(in, "gmon-nosyms", 0,
                       "%s has no symbol table (stripped?): functions are "

@@ -61,8 +61,9 @@ int ph_gmon_read_many(ph_input **ins, size_t n, ph_profile *p);
 /* ------------------------------------------------------------------ */
 /* The executable (gmon_syms.c)                                        */
 
-/* A text symbol as gprof keeps it: [addr, end) runs to the next symbol or
- * to the end of its section. */
+/* A text symbol as gprof keeps it: [addr, end) runs to the next symbol
+ * (whatever section lies between, as the PLT after .init), the last one to
+ * the end of its section. */
 typedef struct ph_gmon_sym {
     uint64_t addr, end;
     char *name;             /* demangled when possible (malloc) */

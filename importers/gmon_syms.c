@@ -2,10 +2,11 @@
  * chooses them (libelf: .symtab entries in executable sections, global or
  * weak, or local without '$' and without '.' except GCC's numbered clone
  * suffixes; one symbol per address, a global preferred), their ranges (to the
- * next symbol or the end of the section), the DWARF line table (libdwarf),
- * and C++ names demangled through the C++ runtime's __cxa_demangle when it
- * can be loaded at run time (no link-time dependency on libstdc++).  The
- * ELF file, its symbol tables and the demangler are elf_syms.c's.
+ * next symbol, the last one to its section end), the DWARF line table
+ * (libdwarf), and C++ names demangled through the C++ runtime's
+ * __cxa_demangle when it can be loaded at run time (no link-time
+ * dependency on libstdc++).  The ELF file, its symbol tables and the
+ * demangler are elf_syms.c's.
  */
 #include "config.h"
 
@@ -124,10 +125,12 @@ static void finish_symbols(ph_gmon_syms *s)
         s->syms[n++] = s->syms[i];
     }
     s->nsyms = n;
+    /* gprof's symtab_finalize: a symbol reaches the next one, across
+     * section bounds, so ticks in the PLT after .init go to _init; the
+     * last one ends with its section. */
     for (size_t i = 0; i < n; i++) {
-        uint64_t end = section_end(s, s->syms[i].addr);
-        if (i + 1 < n && (end == 0 || s->syms[i + 1].addr < end))
-            end = s->syms[i + 1].addr;
+        uint64_t end = i + 1 < n ? s->syms[i + 1].addr
+                                 : section_end(s, s->syms[i].addr);
         if (end <= s->syms[i].addr)
             end = s->syms[i].addr + 1;
         s->syms[i].end = end;

@@ -32,6 +32,7 @@ struct ph_input {
     char *name;                 /* display name */
     char *path;                 /* NULL for memory and stdin */
     char *exe;
+    int raw_addresses;      /* names by address are welcome */
     const unsigned char *data;
     size_t size;
     size_t pos;                 /* line reader and binary cursor */
@@ -390,6 +391,13 @@ void ph_input_set_exe(ph_input *in, const char *path)
 }
 
 const char *ph_input_exe(const ph_input *in) { return in->exe; }
+
+void ph_input_set_raw_addresses(ph_input *in, int on)
+{
+    in->raw_addresses = on != 0;
+}
+
+int ph_input_raw_addresses(const ph_input *in) { return in->raw_addresses; }
 
 void ph_input_set_progress(ph_input *in, ph_progress_fn fn, void *ctx)
 {

@@ -55,6 +55,10 @@ PH_API int ph_input_was_gzip(const ph_input *in);
 /* Optional companion file given on the command line (gmon: --exe PROG). */
 PH_API void ph_input_set_exe(ph_input *in, const char *path);
 PH_API const char *ph_input_exe(const ph_input *in);
+/* The user accepts code named by address when no companion file is given
+ * (gmon: --raw-addresses); without it such a read fails. */
+PH_API void ph_input_set_raw_addresses(ph_input *in, int on);
+PH_API int ph_input_raw_addresses(const ph_input *in);
 
 /* Progress hook, called by readers now and then with bytes consumed; the
  * front end installs one that draws on a terminal. */

@@ -171,6 +171,14 @@ PH_API ph_event *ph_default_event(const ph_profile *p);
 PH_API double ph_event_eval(const ph_profile *p, const ph_event *ev,
                             const int64_t *costs);
 
+/* How reports show ev's values: returns the factor to multiply them by
+ * (1: shown as the raw count).  Ticks of a time unit (gmon's cpu_time,
+ * unit "seconds", scale 1/rate) are shown in that unit, as gprof prints
+ * seconds: then *unit names it and *decimals is what one tick needs.
+ * Otherwise *unit is NULL and *decimals 0.  Either pointer may be NULL. */
+PH_API double ph_event_shown(const ph_profile *p, const ph_event *ev,
+                             const char **unit, int *decimals);
+
 /* ------------------------------------------------------------------ */
 /* Symbols: objects, files, functions                                 */
 

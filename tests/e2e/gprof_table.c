@@ -40,6 +40,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "-") != 0)   /* "-": no executable */
         ph_input_set_exe(ins[0], argv[1]);
+    else
+        ph_input_set_raw_addresses(ins[0], 1);
     p = ph_profile_new();
     if (ph_gmon_read_many(ins, (size_t)n, p) != 0) {
         for (int i = 0; i < n; i++)

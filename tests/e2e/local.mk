@@ -38,6 +38,12 @@ tests_e2e_gprof_table_SOURCES = tests/e2e/gprof_table.c
 tests_e2e_gprof_table_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_gmon.sh tests/e2e/bad_gmon.sh
 EXTRA_DIST += tests/e2e/gprof2tsv tests/e2e/gmon2bsd tests/bad/gmon
+# gprof attribution on programs built with gcc -pg at test time
+E2E_TESTS += tests/e2e/gmon_live.sh
+# summary of gmon.out in gprof's seconds, gprof's rows (issue 13, 17)
+E2E_TESTS += tests/e2e/gprof_views.sh
+EXTRA_DIST += tests/e2e/src/gmon_plt.c tests/e2e/gprof_flat_cmp \
+	tests/e2e/gprof_graph_cmp
 # profhub record (issue 8): the runtime, collectors and native importer
 # on small programs compiled with gcc -g in each test's folder.
 E2E_TESTS += tests/e2e/record_pcsamp.sh tests/e2e/record_usertime.sh \

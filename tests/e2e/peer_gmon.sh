@@ -81,14 +81,27 @@ if command -v callgrind_annotate >/dev/null 2>&1 &&
         callgrind_annotate --threshold=100 "$tmp/cg.out" 2>/dev/null >"$tmp/cga.txt"
         python3 - "$tmp/cga.txt" >"$tmp/cga" <<'EOF'
 import re, sys
-# "56 (81.16%)  samples/src/recursion.c:mix [prog]"
-line = re.compile(r'^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?) \[[^]]*\]\s*$')
+# "56 (81.16%)  samples/src/recursion.c:mix [prog]"; code inlined from
+# another file is a line of its own without the object, summed per function.
+line = re.compile(r'^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*?)(?: \[[^]]*\])?\s*$')
+self = {}
+table = seen = False
 for l in open(sys.argv[1]):
-    m = line.match(l)
-    if m and not m.group(2).startswith('PROGRAM TOTALS'):
-        v = int(m.group(1).replace(',', ''))
-        if v:
-            print('%s\t%d' % (m.group(2).partition(':')[2], v))
+    if 'file:function' in l:
+        table = True
+        continue
+    if table and l.startswith('---'):
+        if seen:
+            break
+        continue
+    m = line.match(l) if table else None
+    if m:
+        seen = True
+        fn = m.group(2).partition(':')[2]
+        self[fn] = self.get(fn, 0) + int(m.group(1).replace(',', ''))
+for fn, v in self.items():
+    if v:
+        print('%s\t%d' % (fn, v))
 EOF
         sort "$tmp/cga" -o "$tmp/cga"
         "$PROFHUB" summary --exe "$d/prog" -n 0 -f csv "$g" 2>/dev/null >"$tmp/sum.csv"

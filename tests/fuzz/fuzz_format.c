@@ -57,6 +57,8 @@ static void prepare(unsigned char *copy, size_t size, ph_input *in)
     if (strcmp(PH_FUZZ_FORMAT, "gmon") == 0
         && (exe = getenv("PH_FUZZ_GMON_EXE")) != NULL && *exe)
         ph_input_set_exe(in, exe);
+    /* without an executable, reach the model by address names */
+    ph_input_set_raw_addresses(in, 1);
 }
 
 /* Run what a report would run on a profile that read. */
