@@ -55,7 +55,7 @@ profhub info: option '-F' needs a value
 Try 'profhub info --help' for more information.
 EOF2
 run_compare_err 2 "$PROFHUB" info --format xml x <<'EOF2'
-profhub info: unknown report format "xml" (expected text, json)
+profhub info: unknown report format "xml" (expected text, csv, json, yaml)
 Try 'profhub info --help' for more information.
 EOF2
 run_compare_err 2 "$PROFHUB" info -F nosuch x <<'EOF2'
