@@ -16,6 +16,7 @@
 typedef struct ph_cgscan {
     const char *p;       /* next unread byte */
     const char *end;     /* end of data (first NUL byte, or the size) */
+    const char *clean;   /* bytes before this are known to hold no NUL */
     const char *s, *e;   /* current line */
     uint64_t lineno;
 } ph_cgscan;
