@@ -23,6 +23,8 @@ check_PROGRAMS += tests/e2e/irfacts
 tests_e2e_irfacts_SOURCES = tests/e2e/irfacts.c
 tests_e2e_irfacts_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh
+# The callgrind reader's threads give what one thread gives.
+E2E_TESTS += tests/e2e/parse_jobs.sh
 EXTRA_DIST += tests/e2e/annotate2tsv
 # cachegrind bad inputs: exact one-line messages.
 E2E_TESTS += tests/e2e/bad_cachegrind.sh
