@@ -6,9 +6,11 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cgview/cli.h"
+#include "importers/parse_jobs.h"
 
 /* One row per subcommand, in the order "profhub --help" lists them. */
 static const ph_command commands[] = {
@@ -43,8 +45,63 @@ static void print_help(FILE *f)
     fprintf(f,
             "\n"
             "'profhub COMMAND --help' describes a command's options.\n"
+            "Every command that reads takes --jobs N: threads to parse one\n"
+            "input (default: every processor; also PROFHUB_JOBS).\n"
             "Exit status: 0 ok, 1 bad input or failed output, 2 usage error,\n"
             "3 a diff --fail-if rule held.\n");
+}
+
+/* N of "--jobs N": a whole number of threads from 1 up. */
+static int jobs_value(const char *what, const char *v, int *n)
+{
+    char *end;
+    long x;
+
+    errno = 0;
+    x = strtol(v, &end, 10);
+    if (errno || end == v || *end || x < 1 || x > 1024) {
+        ph_cli_usage_error(NULL, "%s: expected a number of threads from 1 "
+                           "to 1024, got \"%s\"", what, v);
+        return -1;
+    }
+    *n = (int)x;
+    return 0;
+}
+
+/* "--jobs N" (or "--jobs=N"), taken out of argv wherever it stands before
+ * "--", else PROFHUB_JOBS: the threads a reader may use for one input
+ * (default: every processor).  Every command that reads takes it. */
+static int take_jobs(int *argc, char **argv)
+{
+    const char *env = getenv("PROFHUB_JOBS");
+    int i, n = 0;
+
+    for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+        const char *v = NULL;
+        int used = 0;
+        if (strcmp(argv[i], "--jobs") == 0) {
+            if (i + 1 >= *argc)
+                return ph_cli_usage_error(NULL, "option '--jobs' needs a "
+                                          "number of threads"), -1;
+            v = argv[i + 1];
+            used = 2;
+        } else if (strncmp(argv[i], "--jobs=", 7) == 0) {
+            v = argv[i] + 7;
+            used = 1;
+        }
+        if (!v)
+            continue;
+        if (jobs_value("--jobs", v, &n) < 0)
+            return -1;
+        memmove(argv + i, argv + i + used,
+                (size_t)(*argc + 1 - i - used) * sizeof *argv);
+        *argc -= used;
+        i--;
+    }
+    if (n == 0 && env && *env && jobs_value("PROFHUB_JOBS", env, &n) < 0)
+        return -1;
+    ph_set_parse_jobs(n);
+    return 0;
 }
 
 /* Interrupted: remove any temporary output file, then die of the signal
@@ -88,6 +145,8 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
 
+    if (take_jobs(&argc, argv) < 0)
+        return PH_EXIT_USAGE;
     if (argc > 0 && strcmp(base_name(argv[0]), "cgview") == 0) {
         ph_cli_prog = "cgview";
         return finish(ph_cmd_summary(argc, argv));

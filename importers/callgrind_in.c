@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "importers/callgrind_priv.h"
+#include "importers/parse_jobs.h"
 
 /* Record an error at column (at - line start) of the current line. */
 int ph_cg_fail(ph_cgread *r, const char *at, const char *fmt, ...)
@@ -369,12 +370,12 @@ static const int64_t *slot_costs(ph_cgread *r, int n, size_t *nout)
     return r->vec;
 }
 
+static void apply_cost(ph_cgread *r, uint64_t addr, uint64_t line, int n);
+
 static int do_cost(ph_cgread *r, const char *q, const char *e)
 {
     uint64_t addr = 0, line = 0;
     int n = 0, rc;
-    size_t nv;
-    const int64_t *v;
 
     if (!r->have_events)
         return ph_cg_fail(r, q, "cost line before \"events:\"");
@@ -410,6 +411,78 @@ static int do_cost(ph_cgread *r, const char *q, const char *e)
         n++;
         q = ph_cg_skipws(q, e);
     }
+    apply_cost(r, addr, line, n);
+    return 0;
+}
+
+/* A position token read by the look-ahead threads, resolved against the
+ * previous position as ph_cg_subpos does; 0 when the ordinary parser must
+ * read the line (it then reports the error). */
+static int tok_pos(uint8_t kind, uint64_t v, uint64_t last, uint64_t *out)
+{
+    if (kind == PH_CGTOK_ABS)
+        *out = v;
+    else if (kind == PH_CGTOK_SAME)
+        *out = last;
+    else if (kind == PH_CGTOK_PLUS) {
+        if (v > UINT64_MAX - last)
+            return 0;
+        *out = last + v;
+    } else {
+        if (v > last)
+            return 0;
+        *out = last - v;
+    }
+    return 1;
+}
+
+/* do_cost on a line the look-ahead threads tokenized: 1 when done, 0 when
+ * the line needs the ordinary parser (nothing has changed then). */
+static int do_cost_tokens(ph_cgread *r, const ph_cgline *l)
+{
+    uint64_t addr = 0, line = 0;
+    unsigned i = 0, n;
+
+    if (!r->have_events)
+        return 0;
+    if (r->pos_instr) {
+        if (i >= l->ntok || !tok_pos(l->kind[i], l->val[i], r->last_addr,
+                                     &addr))
+            return 0;
+        i++;
+    }
+    if (r->pos_line) {
+        if (i >= l->ntok || !tok_pos(l->kind[i], l->val[i], r->last_line,
+                                     &line) || line > UINT32_MAX)
+            return 0;
+        i++;
+    }
+    if (l->ntok - i > (unsigned)r->ncol)
+        return 0;
+    for (n = 0; i < l->ntok; i++, n++) {
+        uint64_t v = l->val[i];
+        if (l->kind[i] == PH_CGTOK_MINUS) {
+            if (v > (uint64_t)INT64_MAX + 1)
+                return 0;
+            r->col[n] = (int64_t)(0 - v);
+        } else {
+            if (l->kind[i] == PH_CGTOK_SAME || v > (uint64_t)INT64_MAX)
+                return 0;
+            r->col[n] = (int64_t)v;
+        }
+    }
+    r->last_addr = addr;
+    r->last_line = line;
+    apply_cost(r, addr, line, (int)n);
+    return 1;
+}
+
+/* Store a parsed cost line: a row, or the call or jump it ends. */
+static void apply_cost(ph_cgread *r, uint64_t addr, uint64_t line, int n)
+{
+    size_t nv;
+    const int64_t *v;
+
     if (!r->fn) {
         if (!r->warned_nofn++)
             ph_input_warn(r->in, "cg-no-function", r->sc.lineno,
@@ -453,7 +526,6 @@ static int do_cost(ph_cgread *r, const char *q, const char *e)
         r->jfi = NULL;
         r->have_jfn = 0;
     }
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -502,6 +574,8 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
     ph_cgread r;
     int rc = 0;
     size_t size = ph_input_size(in), next_progress = 1u << 22;
+    const char *base = (const char *)ph_input_data(in);
+    ph_cgpipe *pp = NULL;
 
     memset(&r, 0, sizeof r);
     r.in = in;
@@ -515,17 +589,43 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         ph_input_error_at(in, 1, 1, "no data (empty file)");
         return -1;
     }
-    while (ph_cgscan_next(&r.sc)) {
+    if (r.sc.end == base + size)
+        pp = ph_cgpipe_start(base, size, ph_parse_jobs());
+    if (pp) {
+        ph_cgline l;
+        int got;
+        while ((got = ph_cgpipe_next(pp, &l)) > 0) {
+            r.sc.s = l.s;
+            r.sc.e = l.e;
+            r.sc.p = l.next;
+            r.sc.lineno++;
+            if (!(l.ntok != PH_CGTOK_NONE && do_cost_tokens(&r, &l)) &&
+                do_line(&r) < 0) {
+                rc = -1;
+                break;
+            }
+            if ((size_t)(r.sc.p - base) >= next_progress) {
+                next_progress += 1u << 22;
+                ph_input_progress(in, (size_t)(r.sc.p - base));
+            }
+        }
+        /* The serial scanner goes on from here: at the end, after an
+         * error, or at a chunk with a NUL byte in it. */
+        if (got < 0)
+            r.sc.p = r.sc.clean = l.next;
+        else if (got == 0)
+            r.sc.p = r.sc.clean = r.sc.end;
+        ph_cgpipe_stop(pp);
+    }
+    while (rc == 0 && ph_cgscan_next(&r.sc)) {
         if (do_line(&r) < 0) {
             rc = -1;
             break;
         }
         if ((size_t)(r.sc.p - r.sc.s) > 0 &&
-            (size_t)(r.sc.p - (const char *)ph_input_data(in)) >=
-            next_progress) {
+            (size_t)(r.sc.p - base) >= next_progress) {
             next_progress += 1u << 22;
-            ph_input_progress(in, (size_t)(r.sc.p -
-                              (const char *)ph_input_data(in)));
+            ph_input_progress(in, (size_t)(r.sc.p - base));
         }
     }
     if (rc == 0 && r.pend != PEND_NONE)

@@ -16,6 +16,7 @@
 typedef struct ph_cgscan {
     const char *p;       /* next unread byte */
     const char *end;     /* end of data (first NUL byte, or the size) */
+    const char *clean;   /* bytes before this are known to hold no NUL */
     const char *s, *e;   /* current line */
     uint64_t lineno;
 } ph_cgscan;
@@ -23,6 +24,34 @@ typedef struct ph_cgscan {
 void ph_cgscan_init(ph_cgscan *sc, const unsigned char *data, size_t len);
 /* Next line; 0 at the end of the data. */
 int ph_cgscan_next(ph_cgscan *sc);
+
+/* Look-ahead threads (callgrind_par.c): lines found and cost lines
+ * tokenized ahead of the reader, handed over in input order. */
+enum {
+    PH_CGTOK_ABS,        /* a plain number */
+    PH_CGTOK_PLUS,       /* "+N" */
+    PH_CGTOK_MINUS,      /* "-N" */
+    PH_CGTOK_SAME,       /* "*" */
+    PH_CGTOK_NONE = 255, /* the line was not tokenized */
+};
+
+typedef struct ph_cgline {
+    const char *s, *e;    /* the line without its "\n" or "\r\n" */
+    const char *next;     /* first byte after it */
+    unsigned ntok;        /* tokens of a cost line, or PH_CGTOK_NONE */
+    const uint64_t *val;  /* their magnitudes */
+    const uint8_t *kind;  /* their PH_CGTOK_* forms */
+} ph_cgline;
+
+typedef struct ph_cgpipe ph_cgpipe;
+
+/* Threads over data (len bytes, no NUL in the first ones the scanner
+ * checked); NULL when one thread is asked for or the input is small. */
+ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs);
+/* The next line: 1; 0 at the end of the data; -1 when the serial scanner
+ * must read the rest from l->next (a NUL byte is ahead). */
+int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
+void ph_cgpipe_stop(ph_cgpipe *pp);
 
 /* Results of the number helpers below. */
 enum {

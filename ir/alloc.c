@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io.h"
 #include "ir_priv.h"
 
 void ph_oom(void)
@@ -16,6 +17,9 @@ void ph_oom(void)
     /* write(2), not stdio: we may be out of memory for stdio buffers. */
     ssize_t r = write(2, msg, sizeof msg - 1);
     (void)r;
+    /* An output's temporary file must not outlive the process (STYLE:
+     * no partial output); the commit path may be what ran out. */
+    ph_output_cleanup();
     exit(1);
 }
 

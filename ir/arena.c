@@ -1,12 +1,15 @@
 /* arena.c -- the per-profile arena: a chain of blocks (a page first, then
- * doubling up to 1 MiB), bump allocation with alignment, and mark/rewind
+ * doubling up to 2 MiB), bump allocation with alignment, and mark/rewind
  * so a half-built record can be dropped.  Freed in one go with the profile.
+ * Blocks of 2 MiB are aligned to 2 MiB and asked for as huge pages: a big
+ * profile then takes one page fault per 2 MiB instead of 512.
  */
 #include "config.h"
 
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ir_priv.h"
 
@@ -35,6 +38,22 @@ void ph_arena_free(ph_arena *a)
     ph_arena_init(a);
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static ph_arena_block *new_block(size_t bytes)
+{
+    void *q = NULL;
+    if (bytes < HUGE_PAGE)
+        return ph_xmalloc(bytes);
+    if (posix_memalign(&q, HUGE_PAGE, bytes) != 0)
+        ph_oom();
+#ifdef MADV_HUGEPAGE
+    /* Only a hint: without transparent huge pages nothing changes. */
+    (void)madvise(q, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+#endif
+    return q;
+}
+
 /* Start a new block able to hold n bytes at alignment align. */
 static void add_block(ph_arena *a, size_t n, size_t align)
 {
@@ -47,7 +66,7 @@ static void add_block(ph_arena *a, size_t n, size_t align)
     else if (a->next_size < PH_ARENA_MAX_BLOCK - sizeof *b) {
         a->next_size = (a->next_size + sizeof *b) * 2 - sizeof *b;
     }
-    b = ph_xmalloc(sizeof *b + size);
+    b = new_block(sizeof *b + size);
     b->size = size;
     b->used = 0;
     b->prev = a->head;

@@ -18,7 +18,7 @@
  * one twice the previous up to PH_ARENA_MAX_BLOCK; a request larger than
  * that gets a block of its own.  Allocation bumps a pointer. */
 #define PH_ARENA_FIRST_BLOCK 4096u
-#define PH_ARENA_MAX_BLOCK (1024u * 1024u)
+#define PH_ARENA_MAX_BLOCK (2048u * 1024u)
 
 typedef struct ph_arena_block ph_arena_block;
 

@@ -28,6 +28,8 @@ E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh \
 	tests/e2e/group_file.sh tests/e2e/tree_peer.sh tests/e2e/annotate_peer.sh
 EXTRA_DIST += tests/e2e/annotate2tsv tests/e2e/treecmp tests/e2e/annocmp \
 	tests/e2e/listcmp
+# The callgrind reader's threads give what one thread gives.
+E2E_TESTS += tests/e2e/parse_jobs.sh
 # cachegrind bad inputs: exact one-line messages.
 E2E_TESTS += tests/e2e/bad_cachegrind.sh
 EXTRA_DIST += tests/bad/cachegrind

@@ -1,0 +1,381 @@
+/* importers/callgrind_par.c -- the callgrind reader's look-ahead threads.
+ * Worker threads cut the input into chunks at line ends, find the lines of
+ * each chunk and parse the numbers of its cost lines; the reading thread
+ * takes the chunks in order and builds the IR from them with the same code
+ * as the one-thread reader, so the profile is the same whatever the number
+ * of threads.  A line the workers cannot parse plainly (a range, a
+ * fraction, an overflow, anything odd) goes to the ordinary parser, which
+ * also gives its exact error; a chunk with a NUL byte hands the rest of the
+ * input back to the serial scanner. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "importers/callgrind_priv.h"
+#include "importers/parse_jobs.h"
+
+/* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
+ * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
+ * tests, from 64 KiB, then cross a dozen chunk boundaries). */
+#define MIN_SIZE ((size_t)64 << 10)
+#define CHUNK_MIN ((size_t)4 << 10)
+#define CHUNK_MAX ((size_t)256 << 10)
+
+static int parse_jobs;  /* 0: every online processor */
+
+void ph_set_parse_jobs(int n)
+{
+    parse_jobs = n < 0 ? 0 : n;
+}
+
+int ph_parse_jobs(void)
+{
+    long n;
+
+    if (parse_jobs > 0)
+        return parse_jobs;
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+typedef struct chunk {
+    size_t index;           /* chunk number held, valid when ready */
+    int ready;
+    int busy;               /* a worker is filling it */
+    int has_nul;
+    int too_big;            /* longer than 32-bit offsets: read serially */
+    size_t start, end;      /* bytes of the input */
+    uint32_t *lend;         /* per line: offset of its '\n' (or the end) */
+    uint8_t *ntok;          /* per line: tokens, or PH_CGTOK_NONE */
+    size_t nlines, caplines;
+    uint64_t *val;
+    uint8_t *kind;
+    size_t ntoks, captoks;
+} chunk;
+
+struct ph_cgpipe {
+    const char *data;
+    size_t len, nchunks, chunk;
+    chunk *slots;
+    size_t nslots;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t next_claim;      /* next chunk a worker takes */
+    size_t consumed;        /* chunks the reader is done with */
+    int stop;
+    pthread_t *th;
+    int nth;
+
+    /* The reader's position. */
+    chunk *cur;
+    size_t cur_index, line, tok;
+    /* When the reader reads a chunk itself, line by line: its bytes */
+    int serial;
+    const char *sp, *send;
+};
+
+/* Start of chunk k: just after the first '\n' at or after k * chunk - 1. */
+static size_t chunk_start(const ph_cgpipe *pp, size_t k)
+{
+    const char *nl;
+    size_t from;
+
+    if (k == 0)
+        return 0;
+    if (k >= pp->nchunks)
+        return pp->len;
+    from = k * pp->chunk - 1;
+    nl = memchr(pp->data + from, '\n', pp->len - from);
+    return nl ? (size_t)(nl - pp->data) + 1 : pp->len;
+}
+
+/* Room for need tokens (values and kinds grow together). */
+static void reserve_toks(chunk *c, size_t need)
+{
+    if (need <= c->captoks)
+        return;
+    while (c->captoks < need)
+        c->captoks = c->captoks ? 2 * c->captoks : 4096;
+    c->val = ph_xrealloc(c->val, c->captoks * sizeof *c->val);
+    c->kind = ph_xrealloc(c->kind, c->captoks);
+}
+
+/* Tokens of a cost line q..e (q at its first character), like do_cost
+ * and ph_cg_subpos read them: '*', "+N", "-N" or a plain number (decimal
+ * or 0x hex), each ended by a blank or the end of the line.  PH_CGTOK_NONE
+ * for anything else. */
+static unsigned tokenize(chunk *c, const char *q, const char *e)
+{
+    unsigned n = 0;
+
+    /* a token takes at least one byte and a blank */
+    reserve_toks(c, c->ntoks + (size_t)(e - q) / 2 + 1);
+    while (q < e) {
+        uint64_t v = 0;
+        uint8_t k;
+        char ch = *q;
+
+        if (n == PH_CGTOK_NONE - 1)
+            return PH_CGTOK_NONE;
+        if (ch == '*') {
+            q++;
+            if (q < e && !ph_cg_isspace(*q))
+                return PH_CGTOK_NONE;
+            k = PH_CGTOK_SAME;
+        } else {
+            k = PH_CGTOK_ABS;
+            if (ch == '+' || ch == '-') {
+                k = ch == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
+                q++;
+            }
+            if (ph_cg_u64(&q, e, &v) != PH_CGN_OK)
+                return PH_CGTOK_NONE;
+        }
+        c->val[c->ntoks + n] = v;
+        c->kind[c->ntoks + n] = k;
+        n++;
+        q = ph_cg_skipws(q, e);
+    }
+    return n;
+}
+
+static void fill(ph_cgpipe *pp, chunk *c, size_t k)
+{
+    const char *a, *z, *p;
+
+    c->start = chunk_start(pp, k);
+    c->end = chunk_start(pp, k + 1);
+    c->nlines = c->ntoks = 0;
+    c->has_nul = c->too_big = 0;
+    a = pp->data + c->start;
+    z = pp->data + c->end;
+    if (c->end - c->start > UINT32_MAX) {
+        c->too_big = 1;
+        return;
+    }
+    if (memchr(a, 0, (size_t)(z - a))) {
+        c->has_nul = 1;
+        return;
+    }
+    for (p = a; p < z;) {
+        const char *nl = memchr(p, '\n', (size_t)(z - p));
+        const char *e = nl ? nl : z, *q;
+        unsigned n = PH_CGTOK_NONE;
+
+        if (c->nlines == c->caplines) {
+            c->caplines = c->caplines ? 2 * c->caplines : 4096;
+            c->lend = ph_xrealloc(c->lend, c->caplines * sizeof *c->lend);
+            c->ntok = ph_xrealloc(c->ntok, c->caplines);
+        }
+        c->lend[c->nlines] = (uint32_t)(e - a);
+        if (e > p && e[-1] == '\r')
+            e--;
+        q = ph_cg_skipws(p, e);
+        if (q < e && *q != '#' && *q <= '9')
+            n = tokenize(c, q, e);
+        if (n != PH_CGTOK_NONE)
+            c->ntoks += n;
+        c->ntok[c->nlines++] = (uint8_t)n;
+        p = nl ? nl + 1 : z;
+    }
+}
+
+static void *worker(void *arg)
+{
+    ph_cgpipe *pp = arg;
+
+    for (;;) {
+        size_t k;
+        chunk *c;
+
+        pthread_mutex_lock(&pp->mu);
+        while (!pp->stop && pp->next_claim < pp->nchunks &&
+               (pp->next_claim >= pp->consumed + pp->nslots ||
+                pp->slots[pp->next_claim % pp->nslots].busy))
+            pthread_cond_wait(&pp->cv, &pp->mu);
+        if (pp->stop || pp->next_claim >= pp->nchunks) {
+            pthread_mutex_unlock(&pp->mu);
+            return NULL;
+        }
+        k = pp->next_claim++;
+        c = &pp->slots[k % pp->nslots];
+        c->busy = 1;
+        c->ready = 0;
+        pthread_mutex_unlock(&pp->mu);
+
+        fill(pp, c, k);
+
+        pthread_mutex_lock(&pp->mu);
+        c->index = k;
+        c->ready = 1;
+        c->busy = 0;
+        pthread_cond_broadcast(&pp->cv);
+        pthread_mutex_unlock(&pp->mu);
+    }
+}
+
+ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs)
+{
+    ph_cgpipe *pp;
+    int i;
+
+    if (jobs < 2 || len < MIN_SIZE)
+        return NULL;
+    pp = ph_xcalloc(1, sizeof *pp);
+    pp->data = data;
+    pp->len = len;
+    pp->chunk = len / 16 < CHUNK_MIN ? CHUNK_MIN
+              : len / 16 > CHUNK_MAX ? CHUNK_MAX : len / 16;
+    pp->nchunks = (len + pp->chunk - 1) / pp->chunk;
+    pp->nth = jobs - 1;     /* the reading thread builds the profile */
+    pp->nslots = 2 * (size_t)pp->nth + 2;
+    pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
+    pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
+    pthread_mutex_init(&pp->mu, NULL);
+    pthread_cond_init(&pp->cv, NULL);
+    for (i = 0; i < pp->nth; i++) {
+        if (pthread_create(&pp->th[i], NULL, worker, pp) != 0)
+            break;
+    }
+    pp->nth = i;
+    if (i == 0) {
+        ph_cgpipe_stop(pp);
+        return NULL;
+    }
+    return pp;
+}
+
+/* Done with the current chunk: its slot may take a later one. */
+static void release(ph_cgpipe *pp)
+{
+    pthread_mutex_lock(&pp->mu);
+    if (!pp->serial)
+        pp->cur->ready = 0;
+    pp->consumed = pp->cur_index + 1;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    pp->cur = NULL;
+    pp->serial = 0;
+    pp->cur_index++;
+}
+
+/* Take chunk cur_index: from a worker when it is ready; read here when no
+ * worker has started it (on a busy machine they may not get a processor);
+ * line by line, without waiting, when a worker is still on it.  0, or -1
+ * for a chunk the serial scanner must read (NUL byte, too long). */
+static int take(ph_cgpipe *pp)
+{
+    size_t k = pp->cur_index;
+    chunk *c = &pp->slots[k % pp->nslots];
+    int mine = 0;
+
+    pthread_mutex_lock(&pp->mu);
+    if (pp->next_claim == k) {
+        pp->next_claim++;
+        mine = 1;
+    }
+    pp->serial = !(c->ready && c->index == k) && !(mine && !c->busy);
+    pthread_mutex_unlock(&pp->mu);
+    pp->cur = c;
+    pp->line = pp->tok = 0;
+    if (pp->serial) {
+        size_t a = chunk_start(pp, k), z = chunk_start(pp, k + 1);
+        pp->sp = pp->data + a;
+        pp->send = pp->data + z;
+        return memchr(pp->sp, 0, z - a) ? -1 : 0;
+    }
+    if (mine) {
+        fill(pp, c, k);
+        c->index = k;
+        c->ready = 1;
+    }
+    return c->has_nul || c->too_big ? -1 : 0;
+}
+
+/* The next line of a chunk read here, by the scanner's rules. */
+static int serial_line(ph_cgpipe *pp, ph_cgline *l)
+{
+    const char *s = pp->sp, *nl = memchr(s, '\n', (size_t)(pp->send - s));
+    const char *e = nl ? nl : pp->send;
+
+    l->s = s;
+    l->next = nl ? nl + 1 : e;
+    if (e > s && e[-1] == '\r')
+        e--;
+    l->e = e;
+    l->ntok = PH_CGTOK_NONE;
+    pp->sp = l->next;
+    return 1;
+}
+
+int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
+{
+    chunk *c;
+    const char *a, *e;
+
+    for (;;) {
+        if (!pp->cur) {
+            if (pp->cur_index >= pp->nchunks)
+                return 0;
+            if (take(pp) < 0) {
+                l->next = pp->serial ? pp->sp
+                                     : pp->data + pp->cur->start;
+                return -1;
+            }
+        }
+        if (pp->serial) {
+            if (pp->sp < pp->send)
+                return serial_line(pp, l);
+            release(pp);
+            continue;
+        }
+        c = pp->cur;
+        if (pp->line < c->nlines)
+            break;
+        release(pp);
+    }
+    a = pp->data + c->start;
+    l->s = pp->line ? a + c->lend[pp->line - 1] + 1 : a;
+    e = a + c->lend[pp->line];
+    l->next = e < pp->data + c->end ? e + 1 : e;
+    if (e > l->s && e[-1] == '\r')
+        e--;
+    l->e = e;
+    l->ntok = c->ntok[pp->line];
+    if (l->ntok != PH_CGTOK_NONE) {
+        l->val = c->val + pp->tok;
+        l->kind = c->kind + pp->tok;
+        pp->tok += l->ntok;
+    }
+    pp->line++;
+    return 1;
+}
+
+void ph_cgpipe_stop(ph_cgpipe *pp)
+{
+    size_t i;
+    int t;
+
+    if (!pp)
+        return;
+    pthread_mutex_lock(&pp->mu);
+    pp->stop = 1;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    for (t = 0; t < pp->nth; t++)
+        pthread_join(pp->th[t], NULL);
+    pthread_mutex_destroy(&pp->mu);
+    pthread_cond_destroy(&pp->cv);
+    for (i = 0; i < pp->nslots; i++) {
+        free(pp->slots[i].lend);
+        free(pp->slots[i].ntok);
+        free(pp->slots[i].val);
+        free(pp->slots[i].kind);
+    }
+    free(pp->slots);
+    free(pp->th);
+    free(pp);
+}

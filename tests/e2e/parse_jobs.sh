@@ -1,0 +1,75 @@
+#!/bin/sh
+# parse_jobs.sh -- the callgrind reader's look-ahead threads (--jobs N,
+# PROFHUB_JOBS) give byte for byte what one thread gives: summary, info and
+# the callgrind file convert writes (rows, calls and jumps in their order),
+# on every real sample, on a multi-megabyte file valgrind makes here, and
+# on copies of that file with a bad cost line, a NUL byte or CRLF line ends
+# half-way through (exact errors).  valgrind or perl missing => skip (77).
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
+need_program valgrind perl
+
+# ph J ARGS...: profhub with J threads (J=env: PROFHUB_JOBS=2)
+ph() {
+    j=$1
+    shift
+    if [ "$j" = env ]; then
+        PROFHUB_JOBS=2 "$PROFHUB" "$@"
+    else
+        "$PROFHUB" --jobs "$j" "$@"
+    fi
+}
+
+# same FILE: one thread against three and against PROFHUB_JOBS=2
+same() {
+    for j in 1 3 env; do
+        { ph $j summary -n 0 "$1"; echo "status $?"
+          ph $j info "$1"; echo "status $?"
+          ph $j convert -t callgrind -o - "$1"; echo "status $?"
+        } >"$tmp/out.$j" 2>&1
+    done
+    checks=$((checks + 1))
+    if ! cmp -s "$tmp/out.1" "$tmp/out.3" ||
+       ! cmp -s "$tmp/out.1" "$tmp/out.env"; then
+        fail "$1: threads change the result"
+        diff "$tmp/out.1" "$tmp/out.3" | head -5
+        diff "$tmp/out.1" "$tmp/out.env" | head -5
+    fi
+}
+
+for f in "$SAMPLES"/callgrind/*.out*; do
+    same "$f"
+done
+
+# A file of some megabytes: perl under callgrind with instructions, jumps
+# and --separate-callers (long names, compressed ids used far from where
+# they are defined).
+big=$tmp/big.out
+valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes \
+    --separate-callers=12 --callgrind-out-file="$big" \
+    perl -e 'my %h; $h{$_} = sqrt($_) for 1..20000; print scalar(keys %h)' \
+    >/dev/null 2>"$tmp/vg.err" || { cat "$tmp/vg.err"; exit 99; }
+size=$(wc -c <"$big")
+[ "$size" -gt 1000000 ] || { echo "ERROR: valgrind wrote $size bytes"; exit 99; }
+grep -q '^jcnd=' "$big" || { echo "ERROR: no jumps in $big"; exit 99; }
+same "$big"
+
+# Copies broken two thirds of the way in, where a worker reads them.
+at=$(($(wc -l <"$big") * 2 / 3))
+perl -ne "print(\$. >= $at && /^\\+/ && !\$d++ ? \"+1 1.5 x\\n\" : \$_)" \
+    "$big" >"$tmp/badcost.out"
+perl -ne "print(\$. >= $at && /^\\+/ && !\$d++ ? \"+99999999999999999999 1\\n\" : \$_)" \
+    "$big" >"$tmp/overflow.out"
+perl -ne "print(\$. == $at ? \"\\0\$_\" : \$_)" "$big" >"$tmp/nul.out"
+perl -pe 's/\n/\r\n/' "$big" >"$tmp/crlf.out"
+for f in badcost overflow nul crlf; do
+    same "$tmp/$f.out"
+done
+# ... and they are broken: an error at a line and column, exit 1.
+for f in badcost overflow nul; do
+    checks=$((checks + 1))
+    ph 3 summary "$tmp/$f.out" >/dev/null 2>"$tmp/err"
+    st=$?
+    [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
+        fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
+done
+finish
