@@ -320,10 +320,20 @@ void ph_cli_json_string(FILE *f, const char *s)
         case '\r': fputs("\\r", f); break;
         case '\t': fputs("\\t", f); break;
         default:
-            if (*p < 0x20)
+            if (*p < 0x20) {
                 fprintf(f, "\\u%04x", *p);
-            else
+            } else if (*p < 0x80) {
                 fputc(*p, f);
+            } else {
+                /* names are bytes: invalid UTF-8 becomes U+FFFD */
+                size_t k = ph_utf8_seq(p, strlen((const char *)p));
+                if (k == 0) {
+                    fputs("\\ufffd", f);
+                } else {
+                    fwrite(p, 1, k, f);
+                    p += k - 1;
+                }
+            }
         }
     }
     fputc('"', f);

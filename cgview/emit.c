@@ -88,14 +88,23 @@ static int looks_special(const char *s)
     return strchr("0123456789+-.", s[0]) != NULL;
 }
 
+/* libyaml refuses bytes that are not UTF-8 (and the document ends there):
+ * names are bytes, so invalid ones become U+FFFD first. */
 static void yaml_scalar(ph_emit *e, const char *s, int plain)
 {
     yaml_event_t ev;
+    char *text = ph_utf8_fix(s, strlen(s), NULL);
 
-    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
-                                 (int)strlen(s), plain, 1,
-                                 plain ? YAML_PLAIN_SCALAR_STYLE
-                                       : YAML_ANY_SCALAR_STYLE);
+    int ok = yaml_scalar_event_initialize(&ev, NULL, NULL,
+                                          (yaml_char_t *)text,
+                                          (int)strlen(text), plain, 1,
+                                          plain ? YAML_PLAIN_SCALAR_STYLE
+                                                : YAML_ANY_SCALAR_STYLE);
+    free(text);
+    if (!ok) {
+        e->failed = 1;
+        return;
+    }
     emit_yaml(e, &ev);
 }
 

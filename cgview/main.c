@@ -5,9 +5,11 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cgview/cli.h"
 #include "importers/parse_jobs.h"
@@ -47,6 +49,8 @@ static void print_help(FILE *f)
             "'profhub COMMAND --help' describes a command's options.\n"
             "Every command that reads takes --jobs N: threads to parse one\n"
             "input (default: every processor; also PROFHUB_JOBS).\n"
+            "Every command takes --max-memory SIZE (512M, 4G; 0 = none;\n"
+            "default $PROFHUB_MAX_MEMORY, else half the physical memory).\n"
             "Exit status: 0 ok, 1 bad input or failed output, 2 usage error,\n"
             "3 a diff --fail-if rule held.\n");
 }
@@ -133,6 +137,74 @@ static int finish(int rc)
     return rc;
 }
 
+/* "512M", "2G", "1048576": bytes, with an optional K/M/G/T suffix (powers
+ * of 1024); 0 means no limit.  Returns 0, or -1 when s is no size. */
+static int parse_size(const char *s, size_t *bytes)
+{
+    uint64_t v;
+    size_t n = strlen(s), used = ph_parse_u64(s, n, &v);
+    unsigned shift = 0;
+
+    if (used == 0 || used == (size_t)-1)
+        return -1;
+    if (used < n) {
+        const char *units = "KMGT", *u;
+        if (used + 1 != n || !(u = strchr(units, s[used] & ~0x20)))
+            return -1;
+        shift = 10 * (unsigned)(u - units + 1);
+    }
+    if (shift && v > (SIZE_MAX >> shift))
+        return -1;
+    *bytes = (size_t)v << shift;
+    return 0;
+}
+
+/* The memory limit: --max-memory SIZE (anywhere before "--", taken out
+ * of argv so that no command sees it), else PROFHUB_MAX_MEMORY, else half
+ * of the physical memory.  Returns 0, or -1 after a usage message. */
+static int set_memory_limit(int *argc, char **argv)
+{
+    const char *arg = getenv("PROFHUB_MAX_MEMORY");
+    const char *from = "PROFHUB_MAX_MEMORY";
+    size_t bytes;
+    int i, j;
+
+    for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++) {
+        int take = 0;
+        if (strncmp(argv[i], "--max-memory=", 13) == 0) {
+            arg = argv[i] + 13;
+            take = 1;
+        } else if (strcmp(argv[i], "--max-memory") == 0) {
+            if (i + 1 >= *argc) {
+                ph_cli_usage_error(NULL, "--max-memory needs a size");
+                return -1;
+            }
+            arg = argv[i + 1];
+            take = 2;
+        }
+        if (!take)
+            continue;
+        from = "--max-memory";
+        for (j = i; j + take <= *argc; j++)
+            argv[j] = argv[j + take];
+        *argc -= take;
+        i--;
+    }
+    if (arg && *arg) {
+        if (parse_size(arg, &bytes) < 0) {
+            ph_cli_usage_error(NULL, "%s: expected a size such as 512M or "
+                               "4G, got \"%s\"", from, arg);
+            return -1;
+        }
+    } else {
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        bytes = pages > 0 && psize > 0 ? (size_t)pages / 2 * (size_t)psize
+                                       : 0;
+    }
+    ph_mem_set_limit(bytes);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const ph_command *c;
@@ -145,7 +217,7 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
 
-    if (take_jobs(&argc, argv) < 0)
+    if (take_jobs(&argc, argv) < 0 || set_memory_limit(&argc, argv) < 0)
         return PH_EXIT_USAGE;
     if (argc > 0 && strcmp(base_name(argv[0]), "cgview") == 0) {
         ph_cli_prog = "cgview";

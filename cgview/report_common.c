@@ -67,8 +67,44 @@ int ph_report_set_width(const char *arg)
     return 0;
 }
 
+/* s with what a terminal would act on made visible: control bytes (ESC
+ * starts an escape sequence) and bytes that are no UTF-8 as \xNN.
+ * malloc'ed. */
+static void fit(char *buf, size_t size, const char *s, size_t width);
+
+static char *visible(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n = strlen(s), i = 0;
+    char *d = ph_xmalloc(n * 4 + 1), *o = d;
+
+    while (i < n) {
+        size_t k = u[i] < 0x20 || u[i] == 0x7f ? 0
+                                                : ph_utf8_seq(u + i, n - i);
+        if (k == 0) {
+            o += sprintf(o, "\\x%02x", u[i]);
+            i++;
+        } else {
+            memcpy(o, s + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    *o = '\0';
+    return d;
+}
+
 const char *ph_report_fit(char *buf, size_t size, const char *s,
                           size_t width)
+{
+    char *v = visible(s);
+
+    fit(buf, size, v, width);
+    free(v);
+    return buf;
+}
+
+static void fit(char *buf, size_t size, const char *s, size_t width)
 {
     size_t n = strlen(s), head, tail;
 
@@ -76,12 +112,12 @@ const char *ph_report_fit(char *buf, size_t size, const char *s,
         width = size - 1;
     if (n <= width) {
         memcpy(buf, s, n + 1);
-        return buf;
+        return;
     }
     if (width < 5) {
         memcpy(buf, s, width);
         buf[width] = '\0';
-        return buf;
+        return;
     }
     /* Keep more of the start (namespace, class) than of the end. */
     head = (width - 3) * 3 / 5;
@@ -89,7 +125,7 @@ const char *ph_report_fit(char *buf, size_t size, const char *s,
     memcpy(buf, s, head);
     memcpy(buf + head, "...", 3);
     memcpy(buf + head + 3, s + n - tail, tail + 1);
-    return buf;
+    return;
 }
 
 const char *ph_report_base(const char *path)

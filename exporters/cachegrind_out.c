@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "exporters/exporters.h"
+#include "exporters/out_events.h"
 
 /* One output cost line before merging: (file, function, line) and the
  * offset of its values in the cost pool. */
@@ -36,6 +37,8 @@ typedef struct cg_writer {
     ph_file **files;      /* by rank - 1 */
     uint32_t nfiles;
     uint64_t addr_rows;
+    uint64_t renamed;       /* names with a line end replaced */
+    uint64_t renamed_events; /* event names with blanks or line ends */
 } cg_writer;
 
 /* ------------------------------------------------------------------ */
@@ -108,25 +111,39 @@ static int compare_entries(const void *a, const void *b)
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-/* A name on one line: line ends become '?' (the format cannot hold them);
- * the unknown name (0 or empty) is "???". */
-static void put_name(ph_output *out, const ph_profile *p, ph_str s)
+/* A name on one line: line ends become '?' (the format cannot hold them),
+ * and in an event name (blank-separated on the events: line) blanks
+ * become '_'; the unknown name (0 or empty) is "???".  Counts a changed
+ * name in w->renamed. */
+static void put_name_as(cg_writer *w, ph_str s, int event)
 {
-    const char *t = ph_str_get(p, s);
-    size_t n = ph_str_len(p, s);
+    ph_output *out = w->out;
+    const char *t = ph_str_get(w->p, s);
+    size_t n = ph_str_len(w->p, s);
     if (n == 0) {
         ph_output_puts(out, "???");
         return;
     }
     size_t start = 0;
+    int changed = 0;
     for (size_t i = 0; i < n; i++) {
-        if (t[i] == '\n' || t[i] == '\r') {
+        if (event && (t[i] == ' ' || t[i] == '\t')) {
+            ph_output_write(out, t + start, i - start);
+            ph_output_puts(out, "_");
+            start = i + 1;
+            changed = 1;
+        } else if (t[i] == '\n' || t[i] == '\r') {
+            changed = 1;
             ph_output_write(out, t + start, i - start);
             ph_output_puts(out, "?");
             start = i + 1;
         }
     }
     ph_output_write(out, t + start, n - start);
+    if (changed && event)
+        w->renamed_events++;
+    else if (changed)
+        w->renamed++;
 }
 
 static void put_meta_line(ph_output *out, const char *key, const char *v)
@@ -157,7 +174,7 @@ static void write_header(cg_writer *w)
     ph_output_puts(w->out, "events:");
     for (size_t k = 0; k < w->nout; k++) {
         ph_output_puts(w->out, " ");
-        put_name(w->out, p, ph_event_real(p, w->slots[k])->name);
+        put_name_as(w, ph_event_real(p, w->slots[k])->name, 1);
     }
     ph_output_puts(w->out, "\n");
 }
@@ -195,14 +212,14 @@ static void write_body(cg_writer *w)
         if (e->filerank != curfile) {
             ph_file *f = w->files[e->filerank - 1];
             ph_output_puts(w->out, "fl=");
-            put_name(w->out, p, f ? f->name : 0);
+            put_name_as(w, f ? f->name : 0, 0);
             ph_output_puts(w->out, "\n");
             curfile = e->filerank;
             curfunc = UINT32_MAX;
         }
         if (e->func != curfunc) {
             ph_output_puts(w->out, "fn=");
-            put_name(w->out, p, ph_func_at(p, e->func)->name);
+            put_name_as(w, ph_func_at(p, e->func)->name, 0);
             ph_output_puts(w->out, "\n");
             curfunc = e->func;
         }
@@ -237,6 +254,7 @@ static void report_drops(cg_writer *w, size_t nderived, size_t nnonadd)
     if (ph_part_count(p) > 1)
         ph_output_drop(w->out, "parts", ph_part_count(p),
                        "parts, summed into one (cachegrind has one part)");
+    ph_out_drop_scales(p, w->out);
     if (w->addr_rows)
         ph_output_drop(w->out, "addresses", w->addr_rows,
                        "instruction addresses (cachegrind keeps lines only)");
@@ -284,6 +302,13 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out, char *err,
     report_drops(&w, nderived, nnonadd);
     write_header(&w);
     write_body(&w);
+    if (w.renamed)
+        ph_output_drop(out, "rename", w.renamed, "names with a line end "
+                       "(written with '?')");
+    if (w.renamed_events)
+        ph_output_drop(out, "event-name", w.renamed_events, "event names "
+                       "with blanks written with '_' (cachegrind separates "
+                       "names by blanks)");
 
     free(w.ents);
     free(w.pool);

@@ -14,6 +14,7 @@
 
 #include "analysis/analysis.h"
 #include "exporters/exporters.h"
+#include "exporters/out_events.h"
 
 typedef struct cgw {
     const ph_profile *p;
@@ -33,28 +34,34 @@ typedef struct cgw {
     int fresh;              /* next position absolute (after fn=) */
     uint64_t unknown_incl;
     uint64_t unknown_counts;
+    uint64_t renamed;       /* names with a line end or NUL replaced */
 } cgw;
 
 /* ------------------------------------------------------------------ */
 /* Names and numbers                                                  */
 
-/* A name on one line: line ends become '?'; the unknown name is "???". */
-static void put_text(ph_output *out, const char *t, size_t n)
+/* A name on one line: line ends and NUL (which end a line or a name for
+ * callgrind's readers) become '?'; the unknown name is "???".  Returns
+ * whether a byte was replaced. */
+static int put_text(ph_output *out, const char *t, size_t n)
 {
     size_t start = 0, i;
+    int replaced = 0;
 
     if (n == 0) {
         ph_output_puts(out, "???");
-        return;
+        return 0;
     }
     for (i = 0; i < n; i++) {
-        if (t[i] == '\n' || t[i] == '\r') {
+        if (t[i] == '\n' || t[i] == '\r' || t[i] == '\0') {
             ph_output_write(out, t + start, i - start);
             ph_output_puts(out, "?");
             start = i + 1;
+            replaced = 1;
         }
     }
     ph_output_write(out, t + start, n - start);
+    return replaced;
 }
 
 /* "key=(N) name" the first time in this part, "key=(N)" afterwards.  A
@@ -73,7 +80,8 @@ static void put_spec(cgw *w, const char *key, uint32_t *ids, uint32_t *next,
     ids[index] = ++*next;
     ph_output_u64(w->out, ids[index]);
     ph_output_puts(w->out, ") ");
-    put_text(w->out, ph_str_get(w->p, name), ph_str_len(w->p, name));
+    w->renamed += put_text(w->out, ph_str_get(w->p, name),
+                           ph_str_len(w->p, name));
     ph_output_puts(w->out, "\n");
 }
 
@@ -204,7 +212,8 @@ static int put_event_name(cgw *w, ph_str name)
     size_t n = ph_str_len(w->p, name), renamed = 0;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n') {
+        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n' ||
+            c == '\r' || c == '\0') {
             c = '_';
             renamed = 1;
         }
@@ -247,7 +256,7 @@ static void write_events(cgw *w, int first)
         ph_output_puts(w->out, " ");
         if (put_event_name(w, ph_event_real(p, w->slots[i])->name) && first)
             ph_output_drop(w->out, "event-name", 1,
-                           "event names with blanks, '=' or ':' written "
+                           "event names with blanks, '=', ':' or NUL written "
                            "with '_' (callgrind separates names by blanks)");
     }
     ph_output_puts(w->out, "\n");
@@ -454,6 +463,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
     if (w.nout < w.nreal)
         ph_output_drop(out, "nonadditive", w.nreal - w.nout, "non-additive "
                        "metrics (ids, enums; callgrind sums every event)");
+    ph_out_drop_scales(p, out);
     nparts = ph_part_count(p);
     for (i = 0; i < ph_func_count(p) && !w.instr; i++) {
         const ph_func *f = ph_func_at(p, i);
@@ -475,6 +485,11 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
     write_file_header(&w);
     for (i = 0; i < nparts; i++)
         write_part(&w, i, zero);
+    if (nparts == 0)    /* readers need events: even with no cost line */
+        write_events(&w, 1);
+    if (w.renamed)
+        ph_output_drop(out, "rename", w.renamed, "names with a line end or "
+                       "NUL byte (written with '?')");
     if (w.unknown_counts)
         ph_output_drop(out, "call-count", w.unknown_counts,
                        "call counts of records from sampled stacks "

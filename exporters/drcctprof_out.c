@@ -31,6 +31,7 @@ typedef struct writer {
     uint64_t *func_id;       /* ph_func id -> our id */
     uint64_t *file_id;       /* ph_file id -> our id */
     uint64_t *ctx_id;        /* stack node -> context id */
+    int64_t *factor;         /* per metric: raw value -> written unit */
     PbProfile pb;
 } writer;
 
@@ -43,6 +44,14 @@ static int64_t str_of(writer *w, ph_str s)
         w->by_str[s] = (int64_t)++w->nstrs;
     }
     return w->by_str[s] - 1;
+}
+
+/* A string of our own (a unit name): one more table entry; the table has
+ * room for one per metric beyond the profile's strings. */
+static int64_t text_of(writer *w, const char *t)
+{
+    w->strs[w->nstrs] = (char *)t;
+    return (int64_t)w->nstrs++;
 }
 
 static uint64_t file_id(writer *w, ph_file *f)
@@ -139,6 +148,7 @@ static void free_writer(writer *w)
     free(pb->function);
     free(pb->source_file);
     free(w->strs);
+    free(w->factor);
     free(w->by_str);
     free(w->func_id);
     free(w->file_id);
@@ -166,7 +176,7 @@ static void append_out(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 static void write_metric_types(writer *w, ph_output *out)
 {
     const ph_profile *p = w->p;
-    size_t nr = w->st->width, nd = 0;
+    size_t nr = w->st->width, nd = 0, inexact = 0;
     PbProfile *pb = &w->pb;
     pb->metric_type = ph_xcalloc(nr + 1, sizeof *pb->metric_type);
     pb->n_metric_type = nr;
@@ -175,7 +185,22 @@ static void write_metric_types(writer *w, ph_output *out)
         Drcctprof__Profile__MetricType *mt = ph_xmalloc(sizeof *mt);
         drcctprof__profile__metric_type__init(mt);
         mt->des = str_of(w, ev->name);
-        mt->unit = str_of(w, ev->unit);
+        /* The format has units, no scale: gmon's ticks of 0.01 s are
+         * written as nanoseconds (x 10^7), as the pprof writer does. */
+        int exact = 1;
+        const char *unit;
+        if (!strcmp(ph_str_get(p, ev->unit), "seconds") &&
+            ev->scale > 0.999999e-6 && ev->scale < 1.000001e-6) {
+            /* HPCToolkit's "sec": integer microseconds (formats notes),
+             * as EasyView's files have it and our reader takes it */
+            unit = "sec";
+            w->factor[k] = 1;
+        } else {
+            unit = ph_out_unit(p, ev, &w->factor[k], &exact);
+        }
+        inexact += !exact;
+        mt->unit = unit == ph_str_get(p, ev->unit) ? str_of(w, ev->unit)
+                                                   : text_of(w, unit);
         mt->value_type = 1;
         for (size_t i = 0; i < w->st->nsamples; i++) {
             const ph_stk_sample *s = &w->st->samples[i];
@@ -195,6 +220,9 @@ static void write_metric_types(writer *w, ph_output *out)
     if (nd)
         ph_output_drop(out, "derived", nd, "derived events "
                        "(the format has no formulas)");
+    if (inexact)
+        ph_output_drop(out, "scale", inexact, "event scales (values "
+                       "written as raw counts: no integer factor to the unit)");
 }
 
 /* Context ids: the ids the profile was read with when every node has one,
@@ -287,6 +315,7 @@ static void write_samples(writer *w, ph_output *out)
 {
     PbProfile *pb = &w->pb;
     size_t ns = w->st->nsamples, nm = pb->n_metric_type, labelled = 0;
+    int over = 0;
     Drcctprof__Profile__Sample *smp = ph_xcalloc(ns + 1, sizeof *smp);
     Drcctprof__Profile__Metric *met = ph_xcalloc(ns * nm + 1, sizeof *met);
     Drcctprof__Profile__Metric **ptr = ph_xcalloc(ns * nm + 1, sizeof *ptr);
@@ -306,14 +335,18 @@ static void write_samples(writer *w, ph_output *out)
                 m->str_value = s->src && s->src->strs
                     ? str_of(w, s->src->strs[k]) : 0;
             else if (s->cost[k] >= 0)
-                m->uint_value = (uint64_t)s->cost[k];
+                m->uint_value = (uint64_t)ph_out_scale(s->cost[k],
+                                                       w->factor[k], &over);
             else
-                m->int_value = s->cost[k];
+                m->int_value = ph_out_scale(s->cost[k], w->factor[k], &over);
             o->metric[k] = m;
         }
         pb->sample[i] = o;
         labelled += s->src && s->src->nlabels;
     }
+    if (over)
+        ph_output_drop(out, "overflow", 1, "values saturated when scaled "
+                       "to the unit (beyond 64 bits)");
     if (ns == 0) {
         free(smp);
         free(met);
@@ -338,7 +371,9 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out, char *err,
     ph_stacks_warn(w.st, out);
     /* Every string the file can name comes from the profile: the table
      * needs at most one slot per handle, plus "". */
-    w.strs = ph_xcalloc(ph_str_count(p) + 2, sizeof *w.strs);
+    w.strs = ph_xcalloc(ph_str_count(p) + ph_event_nreal(p) + 2,
+                        sizeof *w.strs);
+    w.factor = ph_xcalloc(ph_event_nreal(p) + 1, sizeof *w.factor);
     w.strs[w.nstrs++] = "";
     w.by_str = ph_xcalloc(ph_str_count(p) + 1, sizeof *w.by_str);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);

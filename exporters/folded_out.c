@@ -15,21 +15,28 @@
 
 PH_DECLARE_EXPORTER(folded);
 
-/* A frame name with ';' and line ends replaced, so the line stays one
- * stack; returns how many characters were replaced. */
-static size_t put_name(ph_output *out, const char *s)
+/* A frame name as the folded reader takes it back: ';' (the frame
+ * separator) becomes ':', control bytes (line ends, NUL, ESC: folded text
+ * has no escapes and readers refuse them) become '?', and the empty name
+ * (a cost outside any function) is "???".  Returns how many names were
+ * changed. */
+static size_t put_name(ph_output *out, const char *s, size_t n)
 {
-    size_t fixed = 0;
-    const char *run = s;
-    for (; *s; s++) {
-        if (*s != ';' && *s != '\n' && *s != '\r')
-            continue;
-        ph_output_write(out, run, (size_t)(s - run));
-        ph_output_write(out, *s == ';' ? ":" : " ", 1);
-        run = s + 1;
-        fixed++;
+    size_t i, start = 0, fixed = 0;
+    if (n == 0) {
+        ph_output_puts(out, "???");
+        return 1;
     }
-    ph_output_write(out, run, (size_t)(s - run));
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c != ';' && c >= 0x20 && c != 0x7f)
+            continue;
+        ph_output_write(out, s + start, i - start);
+        ph_output_write(out, c == ';' ? ":" : "?", 1);
+        start = i + 1;
+        fixed = 1;
+    }
+    ph_output_write(out, s + start, n - start);
     return fixed;
 }
 
@@ -38,6 +45,7 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
     const ph_stacks *st = ph_stacks_of(p);
     size_t ne;
     ph_stacks_warn(st, out);
+    ph_out_drop_scales(p, out);
     ph_event **evs = ph_out_events(p, out, &ne);
     int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
@@ -49,6 +57,14 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
         ph_output_drop(out, "events", ne - 1, "other events (the "
                        "format holds one value per stack; -O event=NAME "
                        "picks it)");
+    /* Folded files name no event: readers call the value "samples". */
+    const char *evname = ph_str_get(p, evs[pick]->name);
+    if (strcmp(evname, "samples") != 0) {
+        char what[160];
+        snprintf(what, sizeof what, "event name (the values are '%.80s'; "
+                 "the format has none, read back as 'samples')", evname);
+        ph_output_drop(out, "event-name", 1, what);
+    }
     /* Sum per node, then one line per node with a value. */
     int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
     size_t labelled = 0;
@@ -58,16 +74,18 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
         labelled += st->samples[i].src && st->samples[i].src->nlabels;
     }
     uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);
-    size_t fixed = 0;
+    size_t fixed = 0, written = 0;
     for (size_t i = 0; i < st->nnodes; i++) {
         if (!sum[i])
             continue;
+        written++;
         size_t depth = 0;
         for (uint32_t n = (uint32_t)i + 1; n; n = st->nodes[n - 1].parent)
             path[depth++] = n - 1;
         while (depth-- > 0) {
             const ph_stk_node *n = &st->nodes[path[depth]];
-            fixed += put_name(out, ph_str_get(p, n->func->name));
+            fixed += put_name(out, ph_str_get(p, n->func->name),
+                              ph_str_len(p, n->func->name));
             if ((n->flags & PH_FRAME_INLINED) && n->parent)
                 ph_output_puts(out, "_[i]");
             ph_output_write(out, depth ? ";" : " ", 1);
@@ -75,9 +93,19 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
         ph_output_i64(out, sum[i]);
         ph_output_write(out, "\n", 1);
     }
+    if (!written) {
+        /* An empty file is no profile to any reader (ours included). */
+        snprintf(err, errsize, "the profile has no stack with a nonzero "
+                 "'%s' (an empty folded file would be no profile)", evname);
+        free(path);
+        free(sum);
+        free(evs);
+        return -1;
+    }
     if (fixed)
-        ph_output_drop(out, "rename", fixed, "';' or line ends in "
-                       "frame names replaced");
+        ph_output_drop(out, "rename", fixed, "frame names with ';', "
+                       "control characters or no name (written with ':', "
+                       "'?' or as \"???\")");
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");

@@ -136,3 +136,15 @@ int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow)
     }
     return r;
 }
+
+void ph_out_drop_scales(const ph_profile *p, ph_output *out)
+{
+    uint64_t n = 0;
+    for (size_t k = 0; k < ph_event_nreal(p); k++) {
+        const ph_event *ev = ph_event_real(p, k);
+        n += ev->scale != 1.0 && ev->scale != 0.0 &&
+             !(ev->flags & PH_EV_NONADDITIVE);
+    }
+    ph_output_drop(out, "scale", n, "event scales (the format has no "
+                   "units: values written as raw counts, such as ticks)");
+}

@@ -22,10 +22,21 @@ static void put_json_string(ph_output *out, const char *s)
     const char *run = s;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c >= 0x20 && c != '"' && c != '\\')
+        size_t k = 1;
+        if (c >= 0x80) {
+            k = ph_utf8_seq((const unsigned char *)s, strlen(s));
+            if (k) {
+                s += k - 1;
+                continue;
+            }
+        }
+        if (c >= 0x20 && c != '"' && c != '\\' && k)
             continue;
         ph_output_write(out, run, (size_t)(s - run));
-        if (c == '"' || c == '\\') {
+        if (!k) {
+            /* names are bytes: invalid UTF-8 becomes U+FFFD */
+            ph_output_puts(out, "\\ufffd");
+        } else if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
             ph_output_write(out, e, 2);
         } else {

@@ -358,7 +358,7 @@ static void free_reader(reader *r)
     free(r->slot);
     free(r->is_str);
     if (r->pb)
-        drcctprof__profile__profile__free_unpacked((PbProfile *)r->pb, NULL);
+        drcctprof__profile__profile__free_unpacked((PbProfile *)r->pb, ph_pb_allocator());
 }
 
 int ph_drcctprof_read(ph_input *in, ph_profile *p)
@@ -374,7 +374,7 @@ int ph_drcctprof_read(ph_input *in, ph_profile *p)
         free_reader(&r);
         return -1;
     }
-    r.pb = drcctprof__profile__profile__unpack(NULL, len, data);
+    r.pb = drcctprof__profile__profile__unpack(ph_pb_allocator(), len, data);
     if (!r.pb) {
         free_reader(&r);
         return ph_input_error_off(in, 0, "not a valid drcctprof profile "

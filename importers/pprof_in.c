@@ -421,7 +421,7 @@ static void free_reader(reader *r)
     free(r->tvals);
     if (r->pb)
         perftools__profiles__profile__free_unpacked((PbProfile *)r->pb,
-                                                    NULL);
+                                                    ph_pb_allocator());
 }
 
 int ph_pprof_read(ph_input *in, ph_profile *p)
@@ -446,7 +446,7 @@ int ph_pprof_read(ph_input *in, ph_profile *p)
         free_reader(&r);
         return rc;
     }
-    r.pb = perftools__profiles__profile__unpack(NULL, len, data);
+    r.pb = perftools__profiles__profile__unpack(ph_pb_allocator(), len, data);
     if (!r.pb) {
         free_reader(&r);
         return ph_input_error_off(in, 0, "not a valid pprof profile "

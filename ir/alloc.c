@@ -1,8 +1,12 @@
-/* alloc.c -- malloc that never returns NULL (ph_oom on failure), a qsort
+/* alloc.c -- malloc that never returns NULL (ph_oom on failure) and keeps
+ * within the memory limit, a qsort
  * safe on empty arrays, saturating sums of costs, the growable pointer vector and the open-addressing table used across ir/.
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +15,98 @@
 #include "io.h"
 #include "ir_priv.h"
 
+/* ------------------------------------------------------------------ */
+/* The memory limit (--max-memory, PROFHUB_MAX_MEMORY)                 */
+
+/* Every allocation of the library goes through ph_x*alloc (the arena, the
+ * tables, protobuf-c through ph_pb_allocator, the gzip buffer asks
+ * ph_mem_allows): each call adds its size to a counter, and every
+ * CHECK_STEP bytes the memory in use (the resident set: what free() gave
+ * back is not counted) is compared with the limit.  A single request beyond the
+ * limit fails at once.  Over the limit, ph_oom says so, naming the file
+ * being read (ph_mem_set_context) and the limit. */
+#define CHECK_STEP ((size_t)32 << 20)
+
+static size_t mem_limit;            /* bytes; 0 = none */
+static size_t mem_since_check;
+static int mem_over;                /* the limit, not malloc, said no */
+static char mem_context[256];       /* the file being read */
+
+void ph_mem_set_limit(size_t bytes) { mem_limit = bytes; }
+size_t ph_mem_limit(void) { return mem_limit; }
+
+void ph_mem_set_context(const char *name)
+{
+    snprintf(mem_context, sizeof mem_context, "%s", name ? name : "");
+}
+
+/* Memory in use: the resident set (/proc/self/statm), which also holds
+ * what protobuf-c, zlib and libc allocate; else the malloc heap. */
+static size_t memory_in_use(void)
+{
+    char buf[128];
+    size_t i = 0, resident = 0;
+    ssize_t n = -1;
+    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+    }
+    if (n <= 0) {
+        struct mallinfo2 mi = mallinfo2();
+        return mi.uordblks + mi.hblkhd;
+    }
+    buf[n] = '\0';
+    while (buf[i] && buf[i] != ' ')     /* skip the total size */
+        i++;
+    while (buf[i] == ' ')
+        i++;
+    while (buf[i] >= '0' && buf[i] <= '9')
+        resident = resident * 10 + (size_t)(buf[i++] - '0');
+    return resident * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+int ph_mem_allows(size_t n)
+{
+    if (!mem_limit)
+        return 1;
+    if (n > mem_limit) {
+        mem_over = 1;
+        return 0;
+    }
+    mem_since_check += n;
+    if (mem_since_check < CHECK_STEP)
+        return 1;
+    mem_since_check = 0;
+    if (memory_in_use() + n > mem_limit) {
+        mem_over = 1;
+        return 0;
+    }
+    return 1;
+}
+
 void ph_oom(void)
 {
-    static const char msg[] = "profhub: out of memory\n";
-    /* write(2), not stdio: we may be out of memory for stdio buffers. */
-    ssize_t r = write(2, msg, sizeof msg - 1);
-    (void)r;
+    char msg[512];
+    int n;
+    const char *ctx = mem_context[0] ? mem_context : NULL;
+
+    /* snprintf and write(2), not stdio streams: we may be out of memory
+     * for their buffers. */
+    if (mem_over)
+        n = snprintf(msg, sizeof msg, "profhub: %s%sout of memory: more "
+                     "than the limit of %zu MiB would be in use (raise it "
+                     "with --max-memory or PROFHUB_MAX_MEMORY)\n",
+                     ctx ? ctx : "", ctx ? ": " : "", mem_limit >> 20);
+    else
+        n = snprintf(msg, sizeof msg, "profhub: %s%sout of memory\n",
+                     ctx ? ctx : "", ctx ? ": " : "");
+    if (n > 0) {
+        ssize_t r = write(2, msg, (size_t)n < sizeof msg ? (size_t)n
+                                                          : sizeof msg - 1);
+        (void)r;
+    }
     /* An output's temporary file must not outlive the process (STYLE:
      * no partial output); the commit path may be what ran out. */
     ph_output_cleanup();
@@ -25,6 +115,8 @@ void ph_oom(void)
 
 void *ph_xmalloc(size_t n)
 {
+    if (!ph_mem_allows(n))
+        ph_oom();
     void *q = malloc(n ? n : 1);
     if (!q)
         ph_oom();
@@ -33,6 +125,10 @@ void *ph_xmalloc(size_t n)
 
 void *ph_xcalloc(size_t n, size_t size)
 {
+    if (size && n > SIZE_MAX / size)
+        ph_oom();
+    if (!ph_mem_allows(n * size))
+        ph_oom();
     void *q = calloc(n ? n : 1, size ? size : 1);
     if (!q)
         ph_oom();
@@ -41,6 +137,8 @@ void *ph_xcalloc(size_t n, size_t size)
 
 void *ph_xrealloc(void *p, size_t n)
 {
+    if (!ph_mem_allows(n))
+        ph_oom();
     void *q = realloc(p, n ? n : 1);
     if (!q)
         ph_oom();

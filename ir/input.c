@@ -93,6 +93,7 @@ static char *concat_message(const char *prefix, const char *msg)
 
 static ph_input *new_input(const char *name, const char *path)
 {
+    ph_mem_set_context(name);   /* an out-of-memory message names it */
     ph_input *in = ph_xcalloc(1, sizeof *in);
     in->name = dup_string(name);
     in->path = path ? dup_string(path) : NULL;
@@ -118,7 +119,7 @@ static int inflate_all(const unsigned char *src, size_t len,
 {
     z_stream zs;
     size_t cap, used = 0, consumed = 0;
-    unsigned char *buf;
+    unsigned char *buf = NULL;
     int rc = Z_OK;
 
     memset(&zs, 0, sizeof zs);
@@ -130,6 +131,8 @@ static int inflate_all(const unsigned char *src, size_t len,
     cap = len < ((size_t)1 << 28) ? len * 4 : len;
     if (cap < 65536)
         cap = 65536;
+    if (!ph_mem_allows(cap))
+        goto toobig;
     buf = malloc(cap);
     if (!buf)
         goto nomem;
@@ -141,6 +144,8 @@ static int inflate_all(const unsigned char *src, size_t len,
             unsigned char *nbuf;
             if (ncap < cap)
                 goto nomem;
+            if (!ph_mem_allows(ncap - cap))
+                goto toobig;
             nbuf = realloc(buf, ncap);
             if (!nbuf)
                 goto nomem;
@@ -198,6 +203,15 @@ static int inflate_all(const unsigned char *src, size_t len,
     *out = buf;
     *outlen = used;
     return 0;
+
+toobig:
+    inflateEnd(&zs);
+    free(buf);
+    snprintf(err, errsize, "gzip data expands beyond the memory limit of "
+             "%zu MiB (%zu bytes so far; raise it with --max-memory or "
+             "PROFHUB_MAX_MEMORY)", ph_mem_limit() >> 20, used);
+    *bad_off = consumed;
+    return -1;
 
 nomem:
     inflateEnd(&zs);

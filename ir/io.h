@@ -142,6 +142,17 @@ PH_API size_t ph_parse_i64(const char *s, size_t len, int64_t *v);
 PH_API size_t ph_parse_decimal(const char *s, size_t len, double *v);
 
 /* ------------------------------------------------------------------ */
+/* UTF-8 (names are bytes; JSON and YAML writers need valid text)      */
+
+/* Length (1-4) of the valid UTF-8 sequence at s[0..n), or 0 when the bytes
+ * there are not one (stray continuation, overlong form, surrogate). */
+PH_API size_t ph_utf8_seq(const unsigned char *s, size_t n);
+/* A malloc'ed NUL-terminated copy of s[0..n) where every byte that starts
+ * no valid sequence, and NUL, is U+FFFD; *bad (if not NULL) grows by the
+ * number replaced.  The caller frees it. */
+PH_API char *ph_utf8_fix(const char *s, size_t n, size_t *bad);
+
+/* ------------------------------------------------------------------ */
 /* Output                                                              */
 
 /* Open an output: "-" is stdout; otherwise a temporary file in the target's

@@ -5,7 +5,28 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <protobuf-c/protobuf-c.h>
+
 #include "proto/pb_read.h"
+
+static void *pb_alloc(void *data, size_t size)
+{
+    (void)data;
+    return ph_xmalloc(size);
+}
+
+static void pb_free(void *data, void *ptr)
+{
+    (void)data;
+    free(ptr);
+}
+
+static ProtobufCAllocator pb_allocator = { pb_alloc, pb_free, NULL };
+
+ProtobufCAllocator *ph_pb_allocator(void)
+{
+    return &pb_allocator;
+}
 
 int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
                size_t len)

@@ -13,6 +13,13 @@
 #include "io.h"
 #include "proto/pb_wire.h"
 
+struct ProtobufCAllocator;
+/* protobuf-c's allocator for both readers: every decoded array goes
+ * through ph_xmalloc, so the memory limit holds and running out is the
+ * "out of memory" it is, never "protobuf decoding failed".  Pass it to
+ * unpack and to free_unpacked. */
+struct ProtobufCAllocator *ph_pb_allocator(void);
+
 /* A decoded message's string table, interned into the profile. */
 typedef struct ph_pb_strtab {
     ph_input *in;

@@ -192,7 +192,8 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
             else if (sh > 0)
                 drcc += 2;               /* a SourceFile message */
             else if (mlen > 0)
-                return 0;
+                pprof += 1;              /* a string with control bytes
+                                            (a name holding ESC or NUL) */
             continue;
         }
         if (f == PH_DRCC_STRING_TABLE) {

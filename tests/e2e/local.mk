@@ -6,7 +6,10 @@ E2E_TESTS += tests/e2e/cli_usage.sh tests/e2e/cli_formats.sh \
 	tests/e2e/cli_options.sh tests/e2e/completion.sh \
 	tests/e2e/cli_numbers.sh tests/e2e/shapes.sh tests/e2e/empty_inputs.sh \
 	tests/e2e/callgrind_siblings.sh tests/e2e/stale_temps.sh \
-	tests/e2e/cost_overflow.sh tests/e2e/inject.sh
+	tests/e2e/cost_overflow.sh tests/e2e/inject.sh \
+	tests/e2e/writer_roundtrip.sh tests/e2e/names_text.sh \
+	tests/e2e/memory_limit.sh
+EXTRA_DIST += tests/e2e/roundtrip.py
 EXTRA_DIST += tests/inject/inject.c
 EXTRA_DIST += tests/e2e/shapes.py
 # The views beside a profile, against go tool pprof, gprof and summary.

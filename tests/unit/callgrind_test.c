@@ -535,6 +535,21 @@ static void test_round_trip_example(void)
     ph_profile_free(q);
 }
 
+/* A profile with events and no part (nothing ever ran) is written with
+ * its events: line, so that it reads back (issue 15 item 11). */
+static void test_round_trip_no_parts(void)
+{
+    ph_profile *p = ph_profile_new(), *q;
+
+    ph_event_add(p, "Ir");
+    CU_ASSERT_EQUAL_FATAL(ph_part_count(p), 0);
+    q = round_trip(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_EQUAL(ph_event_nreal(q), 1);
+    ph_profile_free(p);
+    ph_profile_free(q);
+}
+
 /* Every real sample that is a single file (the run's sibling files are
  * not loaded from memory). */
 static void test_round_trip_samples(void)
@@ -672,6 +687,7 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "what KCachegrind tolerates", test_kcachegrind_tolerance);
     CU_add_test(s, "sniff", test_sniff);
     CU_add_test(s, "round trip, example", test_round_trip_example);
+    CU_add_test(s, "round trip, no parts", test_round_trip_no_parts);
     CU_add_test(s, "round trip, samples", test_round_trip_samples);
     CU_add_test(s, "a run's files as parts", test_run_files);
 }

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""roundtrip.py -- every writer's output reads back (issue 15 item 11).
+
+Usage: roundtrip.py TMPDIR PROFHUB TOP_SRCDIR
+
+Inputs: every real sample (samples/*, gmon with its prog), every
+tests/bad case that reads, and edge cases made here from a real sample:
+a frame name holding NUL, one holding ESC, and a callgrind cost line
+before any fn= line.  Each is converted to every format that profhub
+both writes and reads, read back, and the totals of `summary --format
+json` compared per event, in the event's unit (`info --format json`
+gives unit and scale: pprof writes seconds of gmon ticks as
+nanoseconds).  An event missing after the round trip passes only when
+the convert printed a drop warning about events; a renamed one only
+when a warning says so.  Prints one line per failure; exit 1 if any.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+tmp, profhub, top = sys.argv[1:4]
+FORMATS = ["callgrind", "cachegrind", "pprof", "drcctprof", "folded"]
+TO_NS = {"seconds": 1e9, "milliseconds": 1e6, "microseconds": 1e3,
+         "nanoseconds": 1}
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL:", msg)
+
+
+def run(args):
+    r = subprocess.run([profhub] + args, capture_output=True)
+    return r.returncode, r.stdout, r.stderr.decode("utf-8", "replace")
+
+
+def totals(path, extra):
+    """{event: total in its base unit} of path, or None if it does not
+    read."""
+    rc, out, _ = run(["summary", "--format", "json"] + extra + [path])
+    if rc:
+        return None
+    # {event: (total in the event's base unit, raw total)}
+    tot = {k: (v, v) for k, v in json.loads(out)["totals"].items()}
+    rc, out, err = run(["info", "--format", "json"] + extra + [path])
+    if rc:
+        fail(f"{path}: summary reads it, info does not: {err.strip()}")
+        return None
+    for ev in json.loads(out)["events"]:
+        name = ev["name"]
+        if name in tot and tot[name][0] is not None and \
+                ev["unit"] in TO_NS:
+            v = tot[name][0]
+            tot[name] = (round(v * ev["scale"] * TO_NS[ev["unit"]]), v)
+    return tot
+
+
+def edge_cases():
+    """Inputs made from a real sample that once gave unreadable output."""
+    src = os.path.join(top, "samples/callgrind/chain.default.out")
+    made = []
+    rc, folded, err = run(["convert", "-t", "folded", "-o", "-", src])
+    if rc or not folded:
+        fail(f"cannot make the edge cases: {err.strip()}")
+        return made
+    lines = folded.split(b"\n")
+    for tag, byte in (("nul", b"\0"), ("esc", b"\x1b[31m")):
+        path = os.path.join(tmp, f"edge_{tag}.folded")
+        # the first frame of the first stack gets the byte in its name
+        first = lines[0].replace(b";", byte + b";", 1)
+        with open(path, "wb") as f:
+            f.write(b"\n".join([first] + lines[1:]))
+        made.append((path, ["-F", "folded"]))
+    path = os.path.join(tmp, "edge_nofn.out")
+    with open(src, "rb") as f:
+        text = f.read()
+    # a cost line right after the summary, before any fn= line
+    text = re.sub(rb"(\nsummary:[^\n]*\n)", rb"\g<1>16 7\n", text, count=1)
+    with open(path, "wb") as f:
+        f.write(text)
+    made.append((path, []))
+    return made
+
+
+def inputs():
+    out = []
+    for f in sorted(glob.glob(os.path.join(top, "samples/*/*"))):
+        base = os.path.basename(f)
+        if not os.path.isfile(f) or base in ("README.md", "local.mk",
+                                             "regen.sh"):
+            continue
+        out.append((f, []))
+    for f in sorted(glob.glob(os.path.join(top, "samples/gmon/*/gmon.out"))):
+        out.append((f, ["--exe", os.path.join(os.path.dirname(f), "prog")]))
+    for f in sorted(glob.glob(os.path.join(top, "tests/bad/*/*"))):
+        if not re.search(r"\.(err|py)$", f):
+            out.append((f, []))
+    return out + edge_cases()
+
+
+def compare(label, a, b, warnings):
+    dropped_events = re.search(r"dropped \d+ .*(events|metrics)", warnings)
+    renamed = "event names with blanks" in warnings
+    raw = "dropped" in warnings and "event scales" in warnings
+    m = re.search(r"event name \(the values are '(.*?)';", warnings)
+    folded_name = m.group(1) if m else None
+    seen = set()
+    for name, want in a.items():
+        got_name = name
+        if folded_name is not None:
+            if name != folded_name:
+                if not dropped_events:
+                    fail(f"{label}: event {name} lost without a warning")
+                continue
+            got_name = "samples"
+        elif name not in b and renamed:
+            got_name = re.sub(r"[ \t=:\n\r\0]", "_", name)
+        seen.add(got_name)
+        if got_name in b:
+            if b[got_name] != want[raw]:
+                fail(f"{label}: {name} total {want[raw]}, "
+                     f"read back {b[got_name]}")
+        elif not dropped_events:
+            fail(f"{label}: event {name} lost without a drop warning")
+    for name in b:
+        if name not in seen:
+            fail(f"{label}: event {name} appears from nowhere")
+
+
+def main():
+    n = 0
+    for path, extra in inputs():
+        a = totals(path, extra)
+        if a is None:
+            continue          # a bad case that does not read
+        rel = os.path.relpath(path, top) if path.startswith(top) else \
+            os.path.basename(path)
+        for fmt in FORMATS:
+            out = os.path.join(tmp, "rt." + fmt)
+            rc, _, warn = run(["convert"] + extra +
+                              ["-t", fmt, "-o", out, path])
+            if rc:
+                # a writer may refuse, with a message: nothing to write
+                if "has no" not in warn or os.path.exists(out):
+                    fail(f"{rel} -> {fmt}: exit {rc}, {warn.strip()!r}")
+                continue
+            n += 1
+            b = totals(out, [])
+            if b is None:
+                _, _, err = run(["summary", out])
+                fail(f"{rel} -> {fmt}: does not read back: {err.strip()}")
+                continue
+            compare(f"{rel} -> {fmt}", a, {k: v[0] for k, v in b.items()},
+                    warn)
+            os.unlink(out)
+    print(f"{n} conversions read back")
+    if n < 100:
+        fail(f"only {n} conversions: samples missing?")
+    return 1 if failures else 0
+
+
+sys.exit(main())
