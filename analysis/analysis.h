@@ -167,12 +167,53 @@ typedef enum ph_sort {
     PH_SORT_CALLS,
 } ph_sort;
 
+/* Sample filters, pprof's (go tool pprof -focus, -ignore, -hide, -show,
+ * -tagfocus, -tagignore).  A frame matches a regular expression when its
+ * function's name, its source file or its object does.  A sample is kept
+ * when some frame matches focus and none matches ignore; then frames that
+ * match hide, or do not match show, leave its stack (a sample left with
+ * no frame is dropped).  Tag filters keep the samples whose labels match
+ * tagfocus and not tagignore.  Flat data is filtered through its stack
+ * view, approximated by gprof's rule. */
+typedef struct ph_tag_filter ph_tag_filter;
+
+/* "[KEY=]VALUE[,VALUE...]" as pprof reads it (tag_filter.c says how);
+ * NULL with a message in err when a regular expression is bad. */
+PH_API ph_tag_filter *ph_tag_filter_parse(const char *spec, char *err,
+                                          size_t errsize);
+PH_API void ph_tag_filter_free(ph_tag_filter *t);
+/* Whether sample s (NULL: an approximated one, no labels) passes. */
+PH_API int ph_tag_filter_match(const ph_tag_filter *t, const ph_profile *p,
+                               const ph_sample *s);
+
+typedef struct ph_sample_filter {
+    const regex_t *focus, *ignore, *hide, *show;   /* NULL = not given */
+    const ph_tag_filter *tagfocus, *tagignore;
+} ph_sample_filter;
+
+/* Whether f filters anything. */
+PH_API int ph_sample_filter_active(const ph_sample_filter *f);
+
+/* Bits of ph_table.unmatched: filters that matched no frame (or, for tag
+ * filters, no sample), as pprof warns "Focus expression matched no
+ * samples". */
+enum {
+    PH_UNMATCHED_FOCUS = 1, PH_UNMATCHED_IGNORE = 2, PH_UNMATCHED_HIDE = 4,
+    PH_UNMATCHED_SHOW = 8, PH_UNMATCHED_TAGFOCUS = 16,
+    PH_UNMATCHED_TAGIGNORE = 32,
+};
+
 typedef struct ph_table_opts {
     ph_group group;
     int part;              /* PH_ALL_PARTS or a part index */
     int cycles;            /* add <cycle N> entries and use the cycle rule */
     const regex_t *focus;  /* keep entries whose name matches; NULL = all */
     const regex_t *ignore; /* drop entries whose name matches; NULL = none */
+    /* Filter samples by stack and labels (pprof); when set and active,
+     * the table comes from the kept samples: self is the cost of the
+     * samples whose (remaining) leaf is in the entry, inclusive the cost
+     * of those with the entry on their stack, no calls and no cycles. */
+    const ph_sample_filter *filter;
 } ph_table_opts;
 
 typedef struct ph_entry {
@@ -198,6 +239,10 @@ typedef struct ph_table {
     ph_cycles *cycles;     /* when opts.cycles; owned by the table */
     char **names;          /* group and cycle names the table owns */
     size_t nnames;
+    /* With a sample filter: */
+    const char *approx;    /* why the stacks are approximated, or NULL */
+    unsigned unmatched;    /* PH_UNMATCHED_* */
+    int filtered;          /* the table comes from filtered samples */
 } ph_table;
 
 /* Build the table of every function (or group) with nonzero self or

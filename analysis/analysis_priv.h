@@ -43,4 +43,13 @@ static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
         a[i] = ph_cost_add(a[i], ph_call_incl(c, i));
 }
 
+/* Name of the group of f, NULL when unknown (table.c).  A class name is
+ * made into buf; the others live in the profile. */
+const char *ph_table_group_key(const ph_profile *p, const ph_func *f,
+                               ph_group g, char *buf, size_t size);
+
+/* Fill t (profile, nreal and totals set) from the samples of the stack
+ * view that opts->filter keeps, pprof's way (table_filter.c). */
+void ph_table_build_filtered(ph_table *t, const ph_table_opts *opts);
+
 #endif /* PH_ANALYSIS_PRIV_H */

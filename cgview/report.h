@@ -49,6 +49,7 @@ typedef struct ph_report {
     size_t shown;            /* entries of table the report shows */
     const char *approx;      /* what the report approximated, if the
                                 profile itself is exact (gprof's rule) */
+    const struct ph_view_filter *vf;  /* summary_filter.h */
 } ph_report;
 
 /* The selected part(s) as a ph_part pointer for row iterators (NULL = all). */
