@@ -203,6 +203,28 @@ enum {
     PH_UNMATCHED_TAGIGNORE = 32,
 };
 
+/* The filters applied to each sample of the stack view (ph_stacks_of):
+ *   ph_stack_filter *sf = ph_stack_filter_new(p, f, part);
+ *   n = ph_stack_filter_sample(sf, i, frames);
+ * gives the node indices of the frames sample i keeps, leaf first (frames
+ * has room for the view's nnodes), or 0 when the sample is dropped.  f
+ * may be NULL (only the part is selected; approximated samples belong to
+ * every part). */
+typedef struct ph_stack_filter ph_stack_filter;
+PH_API ph_stack_filter *ph_stack_filter_new(const ph_profile *p,
+                                            const ph_sample_filter *f,
+                                            int part);
+PH_API size_t ph_stack_filter_sample(ph_stack_filter *sf, size_t i,
+                                     uint32_t *frames);
+/* Whether frame j of the n kept frames is inlined into the next one (it
+ * is an inlined frame and the frame it was inlined into was kept: pprof
+ * drops the mark when -hide takes that frame off). */
+PH_API int ph_stack_frame_inlined(const ph_stacks *s, const uint32_t *frames,
+                                  size_t n, size_t j);
+/* PH_UNMATCHED_* of the samples seen so far. */
+PH_API unsigned ph_stack_filter_unmatched(const ph_stack_filter *sf);
+PH_API void ph_stack_filter_free(ph_stack_filter *sf);
+
 typedef struct ph_table_opts {
     ph_group group;
     int part;              /* PH_ALL_PARTS or a part index */
@@ -214,6 +236,10 @@ typedef struct ph_table_opts {
      * samples whose (remaining) leaf is in the entry, inclusive the cost
      * of those with the entry on their stack, no calls and no cycles. */
     const ph_sample_filter *filter;
+    /* pprof's -lines granularity: one entry per function and source line
+     * of a frame ("name file:line"), from the stack view as with a filter
+     * (the grouping is then ignored). */
+    int lines;
 } ph_table_opts;
 
 typedef struct ph_entry {
@@ -228,7 +254,13 @@ typedef struct ph_entry {
     int64_t *incl;         /* nreal values */
     uint64_t calls;        /* calls from outside (self calls excluded) */
     uint64_t self_calls;
+    /* pprof's marker, from the stacks of a context tree: PH_INLINE_ALL
+     * when every call into the entry is a frame inlined into its caller,
+     * PH_INLINE_SOME when some are; 0 otherwise */
+    int inlined;
 } ph_entry;
+
+enum { PH_INLINE_ALL = 1, PH_INLINE_SOME = 2 };
 
 typedef struct ph_table {
     const ph_profile *profile;

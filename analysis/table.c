@@ -324,7 +324,8 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
     t->profile = p;
     t->nreal = ph_event_nreal(p);
     t->totals = ph_totals(p, opts->part);
-    if (opts->filter && ph_sample_filter_active(opts->filter)) {
+    if (opts->lines ||
+        (opts->filter && ph_sample_filter_active(opts->filter))) {
         ph_table_build_filtered(t, opts);
         return t;
     }
@@ -332,6 +333,7 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
         if (opts->cycles && ph_call_count(p))
             t->cycles = ph_cycles_find(p, opts->part);
         build_functions(t, opts, &cap);
+        ph_table_mark_inline(t, opts);
     } else {
         build_groups(t, opts, &cap);
     }

@@ -30,6 +30,7 @@ typedef enum ph_view {
     PH_VIEW_BUTTERFLY,
     PH_VIEW_TREE,
     PH_VIEW_ANNOTATE,
+    PH_VIEW_TRACES,      /* report_traces.c */
 } ph_view;
 
 typedef struct ph_report {
@@ -72,6 +73,7 @@ const char *ph_report_base(const char *path);
 int ph_report_table(ph_report *r);
 int ph_report_graph(ph_report *r);
 int ph_report_annotate(ph_report *r);
+int ph_report_traces(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of
  * the top-level map, and one function object (name, file, object, self,

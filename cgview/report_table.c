@@ -75,7 +75,8 @@ static columns measure(const ph_report *r)
 /* Where the entry comes from, short: the file's or object's last part. */
 static const char *entry_where(const ph_report *r, const ph_entry *e)
 {
-    if (r->topts.group != PH_GROUP_FUNCTION || e->is_cycle)
+    if (r->topts.group != PH_GROUP_FUNCTION || e->is_cycle ||
+        r->topts.lines)
         return "";
     if (e->file && e->file[0] && strcmp(e->file, "???") != 0)
         return ph_report_base(e->file);
@@ -95,7 +96,10 @@ static void print_name(const ph_report *r, const ph_entry *e, size_t width,
     if (e->cycle && !e->is_cycle)
         snprintf(name, sizeof name, "%s <cycle %u>", e->name, e->cycle);
     else
-        snprintf(name, sizeof name, "%s", e->name);
+        snprintf(name, sizeof name, "%s%s", e->name,
+                 e->inlined == PH_INLINE_ALL    ? " (inline)"
+                 : e->inlined == PH_INLINE_SOME ? " (partial-inline)"
+                                                : "");
     nl = strlen(name);
     if (wl && nl + 2 + wl > width) {
         where = "";   /* the name matters more than where it lives */

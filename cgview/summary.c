@@ -40,6 +40,7 @@ PH_VIEW_FILTER_USAGE
     "      --callees FN       what FN calls\n"
     "  -b, --butterfly FN     both\n"
     "      --tree             callers and callees of every function shown\n"
+    "      --traces           every sample's stack (go tool pprof -traces)\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
     "      --source-dir DIR   look for source files in DIR\n"
     "\n"
@@ -53,7 +54,7 @@ PH_VIEW_FILTER_USAGE
 
 enum {
     OPT_EXE = 256, OPT_DEFINE, OPT_CONFIG, OPT_PART, OPT_THREAD,
-    OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
+    OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_TRACES,
     OPT_SOURCE_DIR,
 };
 
@@ -73,6 +74,7 @@ static const struct option longopts[] = {
     { "callees", required_argument, NULL, OPT_CALLEES },
     { "butterfly", required_argument, NULL, 'b' },
     { "tree", no_argument, NULL, OPT_TREE },
+    { "traces", no_argument, NULL, OPT_TRACES },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "from", required_argument, NULL, 'F' },
@@ -202,8 +204,8 @@ static int set_view(const char *cmd, ph_report *r, ph_view v, const char *fn)
 {
     if (r->view != PH_VIEW_TABLE && r->view != v)
         return ph_cli_usage_error(cmd, "--callers, --callees, --butterfly, "
-                                  "--tree and --annotate exclude each "
-                                  "other"), -1;
+                                  "--tree, --traces and --annotate exclude "
+                                  "each other"), -1;
     r->view = v;
     r->fn = fn;
     return 0;
@@ -271,6 +273,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
             break;
         case OPT_TREE:
             if (set_view(cmd, r, PH_VIEW_TREE, NULL) < 0)
+                return -1;
+            break;
+        case OPT_TRACES:
+            if (set_view(cmd, r, PH_VIEW_TRACES, NULL) < 0)
                 return -1;
             break;
         case 'a':
@@ -561,6 +567,7 @@ int ph_cmd_summary(int argc, char **argv)
     switch (r.view) {
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
     case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
+    case PH_VIEW_TRACES: rc = ph_report_traces(&r); break;
     default: rc = ph_report_graph(&r); break;
     }
 out:

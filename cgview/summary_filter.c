@@ -54,6 +54,7 @@ int ph_view_filter_option(ph_view_filter *vf, const char *cmd, int opt,
     case PH_OPT_COVERAGE:
         return parse_number(cmd, "coverage", arg, 100, 1, &vf->coverage) < 0
                    ? -1 : 1;
+    case PH_OPT_LINES: vf->lines = 1; return 1;
     case PH_OPT_NODEFRACTION:
         return parse_number(cmd, "node-fraction", arg, 1, 0,
                             &vf->nodefraction) < 0 ? -1 : 1;
@@ -99,6 +100,7 @@ int ph_view_filter_compile(ph_view_filter *vf, const char *cmd,
     }
     if (ph_sample_filter_active(&vf->filter))
         r->topts.filter = &vf->filter;
+    r->topts.lines = vf->lines;
     return 0;
 }
 
@@ -195,7 +197,7 @@ void ph_view_filter_print(const ph_view_filter *vf, const ph_report *r,
 
     for (int i = 0; i < PH_VF_N; i++)
         any |= vf->spec[i] != NULL;
-    if (!r->ev || (!any && vf->nodefraction < 0))
+    if (!r->ev || (!any && vf->nodefraction < 0 && !vf->lines))
         return;
     fputc('\n', out);
     if (any) {

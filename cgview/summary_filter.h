@@ -16,6 +16,7 @@
 enum {
     PH_OPT_FOCUS = 600, PH_OPT_IGNORE, PH_OPT_HIDE, PH_OPT_SHOW,
     PH_OPT_TAGFOCUS, PH_OPT_TAGIGNORE, PH_OPT_COVERAGE, PH_OPT_NODEFRACTION,
+    PH_OPT_LINES,
 };
 
 #define PH_VIEW_FILTER_LONGOPTS                                        \
@@ -26,7 +27,8 @@ enum {
     { "tagfocus", required_argument, NULL, PH_OPT_TAGFOCUS },          \
     { "tagignore", required_argument, NULL, PH_OPT_TAGIGNORE },        \
     { "coverage", required_argument, NULL, PH_OPT_COVERAGE },          \
-    { "node-fraction", required_argument, NULL, PH_OPT_NODEFRACTION }
+    { "node-fraction", required_argument, NULL, PH_OPT_NODEFRACTION }, \
+    { "lines", no_argument, NULL, PH_OPT_LINES }
 
 #define PH_VIEW_FILTER_USAGE                                              \
     "      --focus REGEX      pprof -focus: keep samples with a frame\n"   \
@@ -40,7 +42,8 @@ enum {
     "      --coverage PCT     callgrind_annotate --threshold: the top\n"    \
     "                         entries until PCT%% of the total is covered\n" \
     "      --node-fraction F  pprof -nodefraction: drop entries whose\n"    \
-    "                         inclusive cost is below F times the total\n"
+    "                         inclusive cost is below F times the total\n" \
+    "      --lines            pprof -lines: one entry per function and line\n"
 
 enum { PH_VF_FOCUS, PH_VF_IGNORE, PH_VF_HIDE, PH_VF_SHOW, PH_VF_TAGFOCUS,
        PH_VF_TAGIGNORE, PH_VF_N };
@@ -52,6 +55,7 @@ typedef struct ph_view_filter {
     ph_sample_filter filter;
     double coverage;             /* percent; < 0 = not given */
     double nodefraction;         /* < 0 = not given */
+    int lines;                   /* --lines */
     size_t dropped;              /* entries --node-fraction dropped */
     double cutoff;               /* total * fraction, as pprof says it */
 } ph_view_filter;

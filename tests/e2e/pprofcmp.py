@@ -12,7 +12,8 @@
 #       pprof's "Showing nodes accounting for X, P% of T total" and
 #       "Dropped N nodes" lines against ours (text summary): X, T and N.
 #   pprofcmp.py traces A.txt B.txt
-#       two `go tool pprof -traces` outputs: the same multiset of samples.
+#       two `go tool pprof -traces` outputs (or profhub summary --traces):
+#       the same multiset of samples (values compared without their unit).
 # Prints what differs and exits 1; prints a one-line count and exits 0.
 import csv
 import re
@@ -80,7 +81,9 @@ def traces(path):
             cur, started = [], True
             continue
         if started:
-            cur.append(re.sub(r"\s+", " ", line.strip()))
+            # a value's unit goes ("10000000ns" is profhub's "10000000")
+            line = re.sub(r"^(-?[0-9.]+)[A-Za-z]+(\s)", r"\1\2", line.strip())
+            cur.append(re.sub(r"\s+", " ", line))
     if cur:
         blocks.append("\n".join(cur))
     return sorted(blocks)
