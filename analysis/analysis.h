@@ -179,12 +179,79 @@ typedef enum ph_sort {
     PH_SORT_CALLS,
 } ph_sort;
 
+/* Sample filters, pprof's (go tool pprof -focus, -ignore, -hide, -show,
+ * -tagfocus, -tagignore).  A frame matches a regular expression when its
+ * function's name, its source file or its object does.  A sample is kept
+ * when some frame matches focus and none matches ignore; then frames that
+ * match hide, or do not match show, leave its stack (a sample left with
+ * no frame is dropped).  Tag filters keep the samples whose labels match
+ * tagfocus and not tagignore.  Flat data is filtered through its stack
+ * view, approximated by gprof's rule. */
+typedef struct ph_tag_filter ph_tag_filter;
+
+/* "[KEY=]VALUE[,VALUE...]" as pprof reads it (tag_filter.c says how);
+ * NULL with a message in err when a regular expression is bad. */
+PH_API ph_tag_filter *ph_tag_filter_parse(const char *spec, char *err,
+                                          size_t errsize);
+PH_API void ph_tag_filter_free(ph_tag_filter *t);
+/* Whether sample s (NULL: an approximated one, no labels) passes. */
+PH_API int ph_tag_filter_match(const ph_tag_filter *t, const ph_profile *p,
+                               const ph_sample *s);
+
+typedef struct ph_sample_filter {
+    const regex_t *focus, *ignore, *hide, *show;   /* NULL = not given */
+    const ph_tag_filter *tagfocus, *tagignore;
+} ph_sample_filter;
+
+/* Whether f filters anything. */
+PH_API int ph_sample_filter_active(const ph_sample_filter *f);
+
+/* Bits of ph_table.unmatched: filters that matched no frame (or, for tag
+ * filters, no sample), as pprof warns "Focus expression matched no
+ * samples". */
+enum {
+    PH_UNMATCHED_FOCUS = 1, PH_UNMATCHED_IGNORE = 2, PH_UNMATCHED_HIDE = 4,
+    PH_UNMATCHED_SHOW = 8, PH_UNMATCHED_TAGFOCUS = 16,
+    PH_UNMATCHED_TAGIGNORE = 32,
+};
+
+/* The filters applied to each sample of the stack view (ph_stacks_of):
+ *   ph_stack_filter *sf = ph_stack_filter_new(p, f, part);
+ *   n = ph_stack_filter_sample(sf, i, frames);
+ * gives the node indices of the frames sample i keeps, leaf first (frames
+ * has room for the view's nnodes), or 0 when the sample is dropped.  f
+ * may be NULL (only the part is selected; approximated samples belong to
+ * every part). */
+typedef struct ph_stack_filter ph_stack_filter;
+PH_API ph_stack_filter *ph_stack_filter_new(const ph_profile *p,
+                                            const ph_sample_filter *f,
+                                            int part);
+PH_API size_t ph_stack_filter_sample(ph_stack_filter *sf, size_t i,
+                                     uint32_t *frames);
+/* Whether frame j of the n kept frames is inlined into the next one (it
+ * is an inlined frame and the frame it was inlined into was kept: pprof
+ * drops the mark when -hide takes that frame off). */
+PH_API int ph_stack_frame_inlined(const ph_stacks *s, const uint32_t *frames,
+                                  size_t n, size_t j);
+/* PH_UNMATCHED_* of the samples seen so far. */
+PH_API unsigned ph_stack_filter_unmatched(const ph_stack_filter *sf);
+PH_API void ph_stack_filter_free(ph_stack_filter *sf);
+
 typedef struct ph_table_opts {
     ph_group group;
     int part;              /* PH_ALL_PARTS or a part index */
     int cycles;            /* add <cycle N> entries and use the cycle rule */
     const regex_t *focus;  /* keep entries whose name matches; NULL = all */
     const regex_t *ignore; /* drop entries whose name matches; NULL = none */
+    /* Filter samples by stack and labels (pprof); when set and active,
+     * the table comes from the kept samples: self is the cost of the
+     * samples whose (remaining) leaf is in the entry, inclusive the cost
+     * of those with the entry on their stack, no calls and no cycles. */
+    const ph_sample_filter *filter;
+    /* pprof's -lines granularity: one entry per function and source line
+     * of a frame ("name file:line"), from the stack view as with a filter
+     * (the grouping is then ignored). */
+    int lines;
 } ph_table_opts;
 
 typedef struct ph_entry {
@@ -199,7 +266,13 @@ typedef struct ph_entry {
     int64_t *incl;         /* nreal values */
     uint64_t calls;        /* calls from outside (self calls excluded) */
     uint64_t self_calls;
+    /* pprof's marker, from the stacks of a context tree: PH_INLINE_ALL
+     * when every call into the entry is a frame inlined into its caller,
+     * PH_INLINE_SOME when some are; 0 otherwise */
+    int inlined;
 } ph_entry;
+
+enum { PH_INLINE_ALL = 1, PH_INLINE_SOME = 2 };
 
 typedef struct ph_table {
     const ph_profile *profile;
@@ -210,6 +283,10 @@ typedef struct ph_table {
     ph_cycles *cycles;     /* when opts.cycles; owned by the table */
     char **names;          /* group and cycle names the table owns */
     size_t nnames;
+    /* With a sample filter: */
+    const char *approx;    /* why the stacks are approximated, or NULL */
+    unsigned unmatched;    /* PH_UNMATCHED_* */
+    int filtered;          /* the table comes from filtered samples */
 } ph_table;
 
 /* Build the table of every function (or group) with nonzero self or

@@ -67,4 +67,17 @@ static inline int64_t *ph_sumbuf_vals(const ph_sumbuf *b, size_t i)
     return b->vals + i * b->width;
 }
 
+/* Name of the group of f, NULL when unknown (table.c).  A class name is
+ * made into buf; the others live in the profile. */
+const char *ph_table_group_key(const ph_profile *p, const ph_func *f,
+                               ph_group g, char *buf, size_t size);
+
+/* Fill t (profile, nreal and totals set) from the samples of the stack
+ * view that opts->filter keeps, pprof's way (table_filter.c). */
+void ph_table_build_filtered(ph_table *t, const ph_table_opts *opts);
+/* Set the entries' inlined markers (pprof's "(inline)") from the stacks
+ * of the context tree, for a table of functions built from the profile
+ * (table_filter.c). */
+void ph_table_mark_inline(ph_table *t, const ph_table_opts *opts);
+
 #endif /* PH_ANALYSIS_PRIV_H */

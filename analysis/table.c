@@ -12,8 +12,8 @@
 
 /* Name of the group of f, NULL when unknown.  A class name is made into
  * buf (ph_class_of); the others live in the profile. */
-static const char *group_key(const ph_profile *p, const ph_func *f,
-                             ph_group g, char *buf, size_t size)
+const char *ph_table_group_key(const ph_profile *p, const ph_func *f,
+                               ph_group g, char *buf, size_t size)
 {
     ph_str s = f->name;
     switch (g) {
@@ -261,8 +261,9 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     uint32_t *gfile = ph_xcalloc(nfiles + 1, sizeof *gfile);
     for (size_t i = 0; i < nf; i++) {
         char buf[1024];
-        gof[i] = group_of(&gt, group_key(p, ph_func_at(p, i), o->group, buf,
-                                         sizeof buf), &ng);
+        gof[i] = group_of(&gt, ph_table_group_key(p, ph_func_at(p, i),
+                                                  o->group, buf, sizeof buf),
+                          &ng);
     }
     for (size_t i = 0; i < nfiles; i++) {
         const ph_file *fl = ph_file_at(p, i);
@@ -379,10 +380,16 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
     t->profile = p;
     t->nreal = ph_event_nreal(p);
     t->totals = ph_totals(p, opts->part);
+    if (opts->lines ||
+        (opts->filter && ph_sample_filter_active(opts->filter))) {
+        ph_table_build_filtered(t, opts);
+        return t;
+    }
     if (opts->group == PH_GROUP_FUNCTION) {
         if (opts->cycles && ph_call_count(p))
             t->cycles = ph_cycles_find(p, opts->part);
         build_functions(t, opts, &cap);
+        ph_table_mark_inline(t, opts);
     } else {
         build_groups(t, opts, &cap);
     }

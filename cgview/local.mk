@@ -2,7 +2,8 @@
 bin_PROGRAMS += profhub
 profhub_SOURCES = cgview/main.c cgview/cli.h
 profhub_SOURCES += cgview/cli.c cgview/formats.c cgview/info.c \
-	cgview/convert.c cgview/summary.c
+	cgview/convert.c cgview/summary.c cgview/summary_filter.c \
+	cgview/summary_filter.h cgview/report_traces.c
 profhub_SOURCES += cgview/record.c cgview/record_check.c \
 	cgview/record_check.h cgview/collectors.c
 profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \

@@ -30,6 +30,7 @@ typedef enum ph_view {
     PH_VIEW_BUTTERFLY,
     PH_VIEW_TREE,
     PH_VIEW_ANNOTATE,
+    PH_VIEW_TRACES,      /* report_traces.c */
 } ph_view;
 
 typedef struct ph_report {
@@ -51,6 +52,7 @@ typedef struct ph_report {
     const char *approx;      /* what the report approximated, if the
                                 profile itself is exact (gprof's rule) */
     int gprof;               /* --gprof: gprof's call graph (text) */
+    const struct ph_view_filter *vf;  /* summary_filter.h */
 } ph_report;
 
 /* --context N into r->context; -1 after a usage error. */
@@ -87,6 +89,7 @@ int ph_report_graph(ph_report *r);
 /* gprof -q's call graph, whole or FN's entries (report_gprof.c). */
 int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
+int ph_report_traces(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of
  * the top-level map, and one function object (name, file, object, self,

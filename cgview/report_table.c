@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cgview/report.h"
+#include "cgview/summary_filter.h"
 
 /* Column widths of the text table, from the values it shows. */
 typedef struct columns {
@@ -48,6 +49,9 @@ static columns measure(const ph_report *r)
     char buf[80];
 
     c.show_pc = !ph_report_is_ratio(r, r->ev);
+    /* an empty table still has its columns */
+    for (size_t i = 0; i < t->count && !c.show_incl; i++)
+        c.show_incl = t->entries[i].has_incl;
     for (size_t i = 0; i < r->shown; i++) {
         const ph_entry *e = &t->entries[i];
         double vi = ph_entry_value(t, e, r->ev, 1);
@@ -71,7 +75,8 @@ static columns measure(const ph_report *r)
 /* Where the entry comes from, short: the file's or object's last part. */
 static const char *entry_where(const ph_report *r, const ph_entry *e)
 {
-    if (r->topts.group != PH_GROUP_FUNCTION || e->is_cycle)
+    if (r->topts.group != PH_GROUP_FUNCTION || e->is_cycle ||
+        r->topts.lines)
         return "";
     if (e->file && e->file[0] && strcmp(e->file, "???") != 0)
         return ph_report_base(e->file);
@@ -91,7 +96,10 @@ static void print_name(const ph_report *r, const ph_entry *e, size_t width,
     if (e->cycle && !e->is_cycle)
         snprintf(name, sizeof name, "%s <cycle %u>", e->name, e->cycle);
     else
-        snprintf(name, sizeof name, "%s", e->name);
+        snprintf(name, sizeof name, "%s%s", e->name,
+                 e->inlined == PH_INLINE_ALL    ? " (inline)"
+                 : e->inlined == PH_INLINE_SOME ? " (partial-inline)"
+                                                : "");
     nl = strlen(name);
     if (wl && nl + 2 + wl > width) {
         where = "";   /* the name matters more than where it lives */
@@ -152,6 +160,8 @@ static int print_text(ph_report *r)
     if (!r->ev)
         return PH_EXIT_OK;
     c = measure(r);
+    if (r->vf)
+        ph_view_filter_print(r->vf, r, stdout);
     printf("\n%s by %s%s%s (%zu of %zu", group_name(r->topts.group),
            by[r->sort], r->sort == PH_SORT_CALLS ? "" : " ",
            r->sort == PH_SORT_CALLS ? "" : evname, r->shown, r->listed);

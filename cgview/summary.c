@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cgview/report.h"
+#include "cgview/summary_filter.h"
 
 static const char usage_fmt[] =
     "Usage: %s [OPTIONS] FILE...\n"
@@ -30,8 +31,7 @@ static const char usage_fmt[] =
     "                         object or class\n"
     "      --part N           only part N (1-based, as listed); default: all\n"
     "      --thread N         only the part of thread N\n"
-    "      --focus REGEX      keep entries whose name matches REGEX\n"
-    "      --ignore REGEX     drop entries whose name matches REGEX\n"
+PH_VIEW_FILTER_USAGE
     "      --no-cycles        no <cycle N> entries, no cycle rule\n"
     "\n"
     "Around one function (FN: a name, else a regular expression):\n"
@@ -39,6 +39,7 @@ static const char usage_fmt[] =
     "      --callees FN       what FN calls\n"
     "  -b, --butterfly FN     both\n"
     "      --tree             callers and callees of every function shown\n"
+    "      --traces           every sample's stack (go tool pprof -traces)\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
     "      --gprof            text in gprof's call-graph style: [N] entries,\n"
     "                         parents, children, cycles as a whole; FN of\n"
@@ -56,9 +57,8 @@ static const char usage_fmt[] =
     "  -h, --help             show this help\n";
 
 enum {
-    OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_FOCUS,
-    OPT_IGNORE, OPT_NO_CYCLES, OPT_CALLERS, OPT_CALLEES, OPT_TREE,
-    OPT_SOURCE_DIR, OPT_CONTEXT, OPT_GPROF,
+    OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_NO_CYCLES, OPT_CALLERS,
+    OPT_CALLEES, OPT_TREE, OPT_TRACES, OPT_SOURCE_DIR, OPT_CONTEXT, OPT_GPROF,
 };
 
 static const struct option longopts[] = {
@@ -70,14 +70,14 @@ static const struct option longopts[] = {
     { "group", required_argument, NULL, 'g' },
     { "part", required_argument, NULL, OPT_PART },
     { "thread", required_argument, NULL, OPT_THREAD },
-    { "focus", required_argument, NULL, OPT_FOCUS },
-    { "ignore", required_argument, NULL, OPT_IGNORE },
+    PH_VIEW_FILTER_LONGOPTS,
     { "no-cycles", no_argument, NULL, OPT_NO_CYCLES },
     { "callers", required_argument, NULL, OPT_CALLERS },
     { "callees", required_argument, NULL, OPT_CALLEES },
     { "butterfly", required_argument, NULL, 'b' },
     { "tree", no_argument, NULL, OPT_TREE },
     { "gprof", no_argument, NULL, OPT_GPROF },
+    { "traces", no_argument, NULL, OPT_TRACES },
     { "annotate", required_argument, NULL, 'a' },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "context", required_argument, NULL, OPT_CONTEXT },
@@ -95,8 +95,7 @@ typedef struct options {
     ph_cli_derived derived;  /* --define, --config */
     uint64_t part, thread;   /* 0 = not given (part is 1-based) */
     int has_thread;
-    const char *focus, *ignore;
-    regex_t focus_re, ignore_re;
+    ph_view_filter vf;       /* filters and cut-offs (summary_filter.c) */
     char **more;             /* FILEs after the first: merged as parts */
     size_t nmore;
     char label[512];
@@ -151,26 +150,12 @@ static int parse_percent(const char *cmd, const char *arg, double *out)
     return 0;
 }
 
-static int compile_re(const char *cmd, const char *opt, const char *arg,
-                      regex_t *re)
-{
-    char msg[256];
-    int rc = regcomp(re, arg, REG_EXTENDED | REG_NOSUB);
-
-    if (rc == 0)
-        return 0;
-    regerror(rc, re, msg, sizeof msg);
-    ph_cli_usage_error(cmd, "%s: bad regular expression \"%s\": %s", opt,
-                       arg, msg);
-    return -1;
-}
-
 static int set_view(const char *cmd, ph_report *r, ph_view v, const char *fn)
 {
     if (r->view != PH_VIEW_TABLE && r->view != v)
         return ph_cli_usage_error(cmd, "--callers, --callees, --butterfly, "
-                                  "--tree and --annotate exclude each "
-                                  "other"), -1;
+                                  "--tree, --traces and --annotate exclude "
+                                  "each other"), -1;
     r->view = v;
     r->fn = fn;
     return 0;
@@ -221,8 +206,6 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                 return -1;
             o->has_thread = 1;
             break;
-        case OPT_FOCUS: o->focus = optarg; break;
-        case OPT_IGNORE: o->ignore = optarg; break;
         case OPT_NO_CYCLES: r->topts.cycles = 0; break;
         case OPT_CALLERS:
             if (set_view(cmd, r, PH_VIEW_CALLERS, optarg) < 0)
@@ -238,6 +221,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
             break;
         case OPT_TREE:
             if (set_view(cmd, r, PH_VIEW_TREE, NULL) < 0)
+                return -1;
+            break;
+        case OPT_TRACES:
+            if (set_view(cmd, r, PH_VIEW_TRACES, NULL) < 0)
                 return -1;
             break;
         case 'a':
@@ -273,8 +260,12 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                                   ? "cgview" : "profhub summary");
             return 1;
         default:
-            ph_cli_bad_option(cmd, argv, c);
-            return -1;
+            switch (ph_view_filter_option(&o->vf, cmd, c, optarg)) {
+            case 1: break;
+            case 0: ph_cli_bad_option(cmd, argv, c); return -1;
+            default: return -1;
+            }
+            break;
         }
     }
     if (optind >= argc)
@@ -284,15 +275,9 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
                                   "other"), -1;
     if (o->from && ph_cli_check_format(cmd, o->from, 1) < 0)
         return -1;
-    if (o->focus && compile_re(cmd, "--focus", o->focus, &o->focus_re) < 0)
+    if (ph_view_filter_compile(&o->vf, cmd, r) < 0)
         return -1;
-    if (o->focus)
-        r->topts.focus = &o->focus_re;
-    if (o->ignore &&
-        compile_re(cmd, "--ignore", o->ignore, &o->ignore_re) < 0)
-        return -1;
-    if (o->ignore)
-        r->topts.ignore = &o->ignore_re;
+    r->vf = &o->vf;
     r->path = argv[optind];
     o->more = argv + optind + 1;
     o->nmore = (size_t)(argc - optind - 1);
@@ -422,6 +407,7 @@ static size_t count_shown(const ph_report *r)
 
     if (r->top && r->top < n)
         n = r->top;
+    n = ph_view_filter_shown(r->vf, r, n);
     if (r->threshold <= 0 || !r->ev)
         return n;
     for (i = 0; i < n; i++) {
@@ -442,6 +428,7 @@ int ph_cmd_summary(int argc, char **argv)
 
     memset(&r, 0, sizeof r);
     memset(&o, 0, sizeof o);
+    ph_view_filter_init(&o.vf);
     r.fmt = PH_REPORT_TEXT;
     r.top = 50;
     r.context = 8;
@@ -466,6 +453,7 @@ int ph_cmd_summary(int argc, char **argv)
     apply_gprof(&r);
     ph_table_sort(r.table, r.ev, r.sort);
     move_zeros_last(&r);
+    ph_view_filter_cut(&o.vf, &r);
     r.shown = count_shown(&r);
     switch (r.gprof && r.fmt == PH_REPORT_TEXT &&
             r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE
@@ -473,16 +461,14 @@ int ph_cmd_summary(int argc, char **argv)
     case -1: rc = ph_report_gprof(&r); break;
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
     case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
+    case PH_VIEW_TRACES: rc = ph_report_traces(&r); break;
     default: rc = ph_report_graph(&r); break;
     }
 out:
     ph_table_free(r.table);
     if (r.p)
         ph_profile_free(r.p);
-    if (r.topts.focus)
-        regfree(&o.focus_re);
-    if (r.topts.ignore)
-        regfree(&o.ignore_re);
+    ph_view_filter_free(&o.vf);
     ph_cli_derived_free(&o.derived);
     return rc;
 }

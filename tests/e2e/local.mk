@@ -81,6 +81,9 @@ EXTRA_DIST += tests/e2e/pbwalk.py tests/e2e/pprofcmp.py \
 E2E_TESTS += tests/e2e/summary_peer.sh tests/e2e/summary_ratio.sh \
 	tests/e2e/summary_recursion.sh tests/e2e/summary_width.sh \
 	tests/e2e/summary_pprof.sh tests/e2e/summary_options.sh
+# pprof's filters and cut-offs, callgrind_annotate's coverage (issue 17).
+E2E_TESTS += tests/e2e/pprof_filters.sh tests/e2e/summary_coverage.sh \
+	tests/e2e/pprof_traces.sh
 EXTRA_DIST += tests/e2e/summary_json
 # pprof, drcctprof and folded bad inputs: offsets or line:column.
 E2E_TESTS += tests/e2e/bad_proto.sh

@@ -8,8 +8,12 @@
 #       name), and the totals must agree.
 #   pprofcmp.py csv A.csv B.csv EVENT
 #       two of our summaries: same self and inclusive cost per function.
+#   pprofcmp.py showing TOP.txt OURS.txt
+#       pprof's "Showing nodes accounting for X, P% of T total" and
+#       "Dropped N nodes" lines against ours (text summary): X, T and N.
 #   pprofcmp.py traces A.txt B.txt
-#       two `go tool pprof -traces` outputs: the same multiset of samples.
+#       two `go tool pprof -traces` outputs (or profhub summary --traces):
+#       the same multiset of samples (values compared without their unit).
 # Prints what differs and exits 1; prints a one-line count and exits 0.
 import csv
 import re
@@ -77,10 +81,27 @@ def traces(path):
             cur, started = [], True
             continue
         if started:
-            cur.append(re.sub(r"\s+", " ", line.strip()))
+            # a value's unit goes ("10000000ns" is profhub's "10000000")
+            line = re.sub(r"^(-?[0-9.]+)[A-Za-z]+(\s)", r"\1\2", line.strip())
+            cur.append(re.sub(r"\s+", " ", line))
     if cur:
         blocks.append("\n".join(cur))
     return sorted(blocks)
+
+
+def showing(path):
+    """(X, T, dropped) of the Showing/Dropped lines, numbers as ints."""
+    x = t = None
+    dropped = 0
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = re.match(r"^Showing nodes accounting for (\S+), \S+ of (\S+) "
+                     r"total", line)
+        if m:
+            x, t = (num(v.replace(",", "")) for v in m.groups())
+        m = re.match(r"^Dropped (\d+) nodes", line)
+        if m:
+            dropped = int(m.group(1))
+    return (x, t, dropped)
 
 
 def main():
@@ -107,6 +128,13 @@ def main():
         b = {k: v for k, v in b.items() if v != (0, 0)}
         bad = compare(a, b, "first", "second")
         print("%d functions: %d differ" % (len(a), bad))
+    elif mode == "showing":
+        a, b = showing(sys.argv[2]), showing(sys.argv[3])
+        bad = 0 if a == b and a[0] is not None else 1
+        if bad:
+            print("pprof %s, profhub %s" % (a, b))
+        print("showing %s of %s, dropped %s: %s"
+              % (b[0], b[1], b[2], "differ" if bad else "same"))
     else:
         a, b = traces(sys.argv[2]), traces(sys.argv[3])
         bad = 0 if a == b else 1

@@ -77,10 +77,17 @@ P
 expect_status 1 "$PROFHUB" summary --part 5 "$CB"
 expect_status 1 "$PROFHUB" summary --thread 9 "$CB"
 
-# Filters.
-expect_status 0 "$PROFHUB" summary -f csv -n 0 --focus '^level_' --ignore 'level_c' "$CB"
+# Filters (pprof's, by stack; flat data through approximated stacks,
+# tests/e2e/pprof_filters.sh compares them with pprof): --show keeps only
+# the frames it matches; --ignore drops the samples below level_c, so
+# level_a and level_b keep only their own cost.
+expect_status 0 "$PROFHUB" summary -f csv -n 0 --show '^level_' "$CB"
 names=$(csv_tsv "$tmp/out" | tail -n +2 | cut -f1 | sort | tr '\n' ' ')
-[ "$names" = "level_a level_b level_d level_e " ] || fail "--focus/--ignore gave: $names"
+[ "$names" = "level_a level_b level_c level_d level_e " ] || fail "--show gave: $names"
+grep -q "filtered approximately" "$tmp/err" || fail "--show on flat data: no approximation warning"
+expect_status 0 "$PROFHUB" summary -f csv -n 0 --show '^level_' --ignore 'level_c' "$CB"
+names=$(csv_tsv "$tmp/out" | tail -n +2 | cut -f1,6,7 | tr '\t' , | sort | tr '\n' ' ')
+[ "$names" = "level_a,12,24 level_b,12,12 " ] || fail "--show/--ignore gave: $names"
 
 # YAML (read back by a YAML parser) and CSV carry JSON's numbers.
 expect_status 0 "$PROFHUB" summary -f json -n 10 "$CG" && cp "$tmp/out" "$tmp/j"
