@@ -213,6 +213,7 @@ void ph_view_filter_print(const ph_view_filter *vf, const ph_report *r,
             total != 0 ? shown * 100 / total : 0.0,
             ph_cli_commas(b, llround(total)));
     if (vf->dropped)
-        fprintf(out, "Dropped %zu nodes (cum <= %s)\n", vf->dropped,
+        fprintf(out, "Dropped %zu node%s (cum <= %s)\n", vf->dropped,
+                vf->dropped == 1 ? "" : "s",
                 ph_cli_commas(a, llround(vf->cutoff)));
 }

@@ -98,7 +98,7 @@ def showing(path):
                      r"total", line)
         if m:
             x, t = (num(v.replace(",", "")) for v in m.groups())
-        m = re.match(r"^Dropped (\d+) nodes", line)
+        m = re.match(r"^Dropped (\d+) nodes?\b", line)
         if m:
             dropped = int(m.group(1))
     return (x, t, dropped)
