@@ -474,6 +474,44 @@ static pair *find_pair(pair *v, size_t n, uint32_t caller, uint32_t callee)
     return n ? bsearch(&key, v, n, sizeof *v, cmp_pair) : NULL;
 }
 
+
+/* Integer costs of n values x[0], x[stride], ... whose sum is the rounded
+ * sum of the exact ones (the largest remainders get the leftover units),
+ * so that a caller's calls add up to what gprof prints for its children. */
+typedef struct leftover {
+    double frac;
+    size_t i;
+} leftover;
+
+static int cmp_remainder(const void *a, const void *b)
+{
+    const leftover *x = a, *y = b;
+    if (x->frac != y->frac)
+        return x->frac > y->frac ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void round_run(const double *x, int64_t *out, size_t n, size_t stride)
+{
+    double sum = 0;
+    int64_t got = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += x[i * stride];
+        out[i * stride] = (int64_t)floor(x[i * stride]);
+        got += out[i * stride];
+    }
+    int64_t left = llround(sum) - got;
+    if (left <= 0)
+        return;
+    leftover *r = ph_xcalloc(n, sizeof *r);
+    for (size_t i = 0; i < n; i++)
+        r[i] = (leftover){x[i * stride] - (double)out[i * stride], i};
+    ph_qsort(r, n, sizeof *r, cmp_remainder);
+    for (size_t j = 0; j < n && left > 0; j++, left--)
+        out[r[j].i * stride]++;
+    free(r);
+}
+
 static void gprof_copies(const ph_profile *p, ph_flat *v)
 {
     size_t nc = ph_call_count(p), w = v->width, np = 0;
@@ -511,22 +549,31 @@ static void gprof_copies(const ph_profile *p, ph_flat *v)
     }
     v->copies = ph_xcalloc(nc + 1, sizeof *v->copies);
     v->copy_incl = ph_xcalloc(nc * w + 1, sizeof *v->copy_incl);
+    double *exact = ph_xcalloc(nc * w + 1, sizeof *exact);
     size_t i = 0;
     for (c = ph_calls_all(&it, p); c && i < nc; c = ph_call_next(&it), i++) {
         ph_call *cp = &v->copies[i];
-        int64_t *incl = v->copy_incl + i * w;
         *cp = *c;
         const pair *pr = find_pair(pairs, np, cp->caller->id - 1,
                                    cp->callee->id - 1);
-        cp->incl = incl;
+        cp->incl = v->copy_incl + i * w;
         cp->width = (uint32_t)w;
         if (cp->caller == cp->callee || !pr->count)
             continue;              /* recursion: inside the caller's cost */
         double share = (double)cp->count / (double)pr->count;
         for (size_t k = 0; k < w; k++)
-            incl[k] = llround(pr->units[k] * share);
+            exact[i * w + k] = pr->units[k] * share;
     }
     v->ncopies = i;
+    /* Calls come by caller: round each caller's calls together. */
+    for (size_t a = 0, b; a < v->ncopies; a = b) {
+        for (b = a + 1; b < v->ncopies &&
+                        v->copies[b].caller == v->copies[a].caller; b++)
+            ;
+        for (size_t k = 0; k < w; k++)
+            round_run(exact + a * w + k, v->copy_incl + a * w + k, b - a, w);
+    }
+    free(exact);
     free(units);
     free(pairs);
 }

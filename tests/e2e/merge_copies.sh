@@ -12,8 +12,11 @@ table() {   # tool k file
         awk -v k="$2" '/file:function/ { on = 1; next }
              on && /^-+$/ { if (seen) exit; next }
              on && NF >= 2 && $1 ~ /^-?[0-9,]+$/ {
+                 # file:function, without the [object] callgrind_annotate
+                 # takes from whichever of two same-named functions it met
+                 # first (it keys them by file:function alone)
                  seen = 1; v = $1; gsub(",", "", v)
-                 print $NF "|" v * k }' | sort
+                 sub(/ \[[^]]*\]$/, ""); print $NF "|" v * k }' | sort
 }
 
 for f in callgrind/chain.default.out cachegrind/chain.default.out; do
