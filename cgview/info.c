@@ -132,20 +132,19 @@ static int print_data(ph_profile *p, const char *path, ph_report_format fmt)
     ph_emit_end(em);
     ph_emit_key(em, "counts");
     ph_emit_map(em, 1);
-    ph_emit_key(em, "functions");
-    ph_emit_uint(em, ph_func_count(p));
-    ph_emit_key(em, "calls");
-    ph_emit_uint(em, ph_call_count(p));
-    ph_emit_key(em, "contexts");
-    ph_emit_uint(em, ph_node_count(p));
-    ph_emit_key(em, "samples");
-    ph_emit_uint(em, ph_sample_count(p));
-    ph_emit_key(em, "objects");
-    ph_emit_uint(em, ph_object_count(p));
-    ph_emit_key(em, "files");
-    ph_emit_uint(em, ph_file_count(p));
-    ph_emit_key(em, "jumps");
-    ph_emit_uint(em, ph_jump_count(p));
+    const struct {
+        const char *key;
+        size_t (*count)(const ph_profile *);
+    } counts[] = {
+        {"functions", ph_func_count},   {"calls", ph_call_count},
+        {"contexts", ph_node_count},    {"samples", ph_sample_count},
+        {"objects", ph_object_count},   {"files", ph_file_count},
+        {"jumps", ph_jump_count},
+    };
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        ph_emit_key(em, counts[k].key);
+        ph_emit_uint(em, counts[k].count(p));
+    }
     ph_emit_end(em);
     ph_emit_end(em);
     if (ph_emit_free(em) < 0) {

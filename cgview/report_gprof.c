@@ -286,12 +286,8 @@ static void print_cycle_entry(const graph *gr, size_t i, FILE *out)
     fprintf(out, "%-6s %5.1f", idx, c->percent);
     print_time(gr, c->self, out);
     print_time(gr, c->children, out);
-    fprintf(out, " %7llu", (unsigned long long)c->calls);
-    if (c->self_calls)
-        fprintf(out, "+%-7llu", (unsigned long long)c->self_calls);
-    else
-        fprintf(out, " %7s", "");
-    fprintf(out, " <cycle %u as a whole> [%zu]\n", c->number, i + 1);
+    print_calls(c->calls, c->self_calls, out);
+    fprintf(out, "<cycle %u as a whole> [%zu]\n", c->number, i + 1);
     memcpy(m, c->members, c->nmembers * sizeof *m);
     qsort_r(m, c->nmembers, sizeof *m, cmp_member, gr->g);
     for (size_t k = 0; k < c->nmembers; k++) {
@@ -301,12 +297,8 @@ static void print_cycle_entry(const graph *gr, size_t i, FILE *out)
         fprintf(out, "%6s %5s", "", "");
         print_time(gr, f->self, out);
         print_time(gr, f->children, out);
-        fprintf(out, " %7llu", (unsigned long long)f->calls);
-        if (f->self_calls)
-            fprintf(out, "+%-7llu", (unsigned long long)f->self_calls);
-        else
-            fprintf(out, " %7s", "");
-        fprintf(out, "     ");
+        print_calls(f->calls, f->self_calls, out);
+        fprintf(out, "    ");
         print_name(gr, f->func, out);
     }
     free(m);
