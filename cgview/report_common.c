@@ -352,6 +352,12 @@ void ph_report_emit_head(ph_report *r, ph_emit *e)
         ph_emit_str(e, ev->long_name ? ph_str_get(p, ev->long_name) : NULL);
         ph_emit_key(e, "formula");
         ph_emit_str(e, ev->formula ? ph_str_get(p, ev->formula) : NULL);
+        /* Values stay the raw counts; value * scale is in unit (gmon's
+         * ticks: scale 1/rate, unit seconds), as info says it too. */
+        ph_emit_key(e, "unit");
+        ph_emit_str(e, ev->unit ? ph_str_get(p, ev->unit) : NULL);
+        ph_emit_key(e, "scale");
+        ph_emit_num(e, ev->scale != 0 ? ev->scale : 1.0);
         ph_emit_end(e);
     }
     ph_emit_end(e);
