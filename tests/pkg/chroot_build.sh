@@ -73,6 +73,9 @@ inside "$build" chroot --userspec=builder:builder / env HOME=/home/builder \
 rc=$?
 grep -E '^(# [A-Z]+:|(PASS|SKIP|FAIL|XFAIL|ERROR): )' "$tmp/build.log"
 if [ "$rc" != 0 ]; then
+    # The whole log (with each failed test's output, VERBOSE=1) is kept.
+    cp "$tmp/build.log" "$top_builddir/chroot_build.log" &&
+        echo "the build's log: $top_builddir/chroot_build.log"
     tail -60 "$tmp/build.log"
     fail "dpkg-buildpackage failed in the clean chroot (exit $rc)"
     finish
