@@ -5,3 +5,4 @@ PKG_TESTS = tests/pkg/exports.sh tests/pkg/example.sh tests/pkg/version.sh \
 	tests/pkg/chroot_build.sh
 TESTS += $(PKG_TESTS)
 EXTRA_DIST += $(PKG_TESTS) LIBRARY.md
+CLEANFILES += chroot_build.log
