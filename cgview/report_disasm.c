@@ -18,6 +18,20 @@ static int shown(const ph_event *ev)
     return !(ev->flags & PH_EV_NONADDITIVE);
 }
 
+/* Text columns: every event, or the chosen one alone when they do not
+ * fit the width with 40 columns left for the instruction (as --annotate
+ * does). */
+static int column(const ph_report *r, const ph_event *ev)
+{
+    size_t n = 0;
+
+    if (!shown(ev))
+        return 0;
+    for (size_t k = 0; k < ph_event_count(r->p); k++)
+        n += shown(ph_event_at(r->p, k));
+    return 24 * n + 40 <= PH_REPORT_WIDTH || ev == r->ev;
+}
+
 static const char *object_name(const ph_report *r, const ph_func *f)
 {
     return f->object && f->object->name ? ph_str_get(r->p, f->object->name)
@@ -51,7 +65,7 @@ static void print_costs(ph_report *r, const int64_t *v, FILE *out)
     for (size_t k = 0; k < ph_event_count(r->p); k++) {
         const ph_event *ev = ph_event_at(r->p, k);
         double x, pc;
-        if (!shown(ev))
+        if (!column(r, ev))
             continue;
         x = ph_event_eval(r->p, ev, v);
         pc = ph_report_percent(r, ev, x);
@@ -85,7 +99,7 @@ static void print_func(ph_report *r, const ph_func *f,
         fprintf(out, "   (%zu record%s without an address not listed)\n",
                 ic->unplaced, ic->unplaced == 1 ? "" : "s");
     for (size_t k = 0; k < ph_event_count(r->p); k++)
-        if (shown(ph_event_at(r->p, k))) {
+        if (column(r, ph_event_at(r->p, k))) {
             fprintf(out, "%24s",
                     ph_str_get(r->p, ph_event_at(r->p, k)->name));
             nev++;
