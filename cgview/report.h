@@ -31,6 +31,7 @@ typedef enum ph_view {
     PH_VIEW_TREE,
     PH_VIEW_ANNOTATE,
     PH_VIEW_TRACES,      /* report_traces.c */
+    PH_VIEW_DISASM,      /* report_disasm.c */
 } ph_view;
 
 typedef struct ph_report {
@@ -90,6 +91,8 @@ int ph_report_graph(ph_report *r);
 int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
 int ph_report_traces(ph_report *r);
+/* FN's instruction addresses, costs, calls and objdump's text. */
+int ph_report_disasm(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of
  * the top-level map, and one function object (name, file, object, self,

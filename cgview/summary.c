@@ -41,6 +41,8 @@ PH_VIEW_FILTER_USAGE
     "      --tree             callers and callees of every function shown\n"
     "      --traces           every sample's stack (go tool pprof -traces)\n"
     "  -a, --annotate FN      FN's source lines with their costs\n"
+    "      --disasm FN        FN's instruction addresses with their costs\n"
+    "                         (callgrind --dump-instr=yes), objdump's text\n"
     "      --gprof            text in gprof's call-graph style: [N] entries,\n"
     "                         parents, children, cycles as a whole; FN of\n"
     "                         the options above may be '<cycle N>'\n"
@@ -59,6 +61,7 @@ PH_VIEW_FILTER_USAGE
 enum {
     OPT_EXE = 256, OPT_PART, OPT_THREAD, OPT_NO_CYCLES, OPT_CALLERS,
     OPT_CALLEES, OPT_TREE, OPT_TRACES, OPT_SOURCE_DIR, OPT_CONTEXT, OPT_GPROF,
+    OPT_DISASM,
 };
 
 static const struct option longopts[] = {
@@ -79,6 +82,7 @@ static const struct option longopts[] = {
     { "gprof", no_argument, NULL, OPT_GPROF },
     { "traces", no_argument, NULL, OPT_TRACES },
     { "annotate", required_argument, NULL, 'a' },
+    { "disasm", required_argument, NULL, OPT_DISASM },
     { "source-dir", required_argument, NULL, OPT_SOURCE_DIR },
     { "context", required_argument, NULL, OPT_CONTEXT },
     { "from", required_argument, NULL, 'F' },
@@ -154,8 +158,8 @@ static int set_view(const char *cmd, ph_report *r, ph_view v, const char *fn)
 {
     if (r->view != PH_VIEW_TABLE && r->view != v)
         return ph_cli_usage_error(cmd, "--callers, --callees, --butterfly, "
-                                  "--tree, --traces and --annotate exclude "
-                                  "each other"), -1;
+                                  "--tree, --traces, --annotate and --disasm "
+                                  "exclude each other"), -1;
     r->view = v;
     r->fn = fn;
     return 0;
@@ -229,6 +233,10 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
             break;
         case 'a':
             if (set_view(cmd, r, PH_VIEW_ANNOTATE, optarg) < 0)
+                return -1;
+            break;
+        case OPT_DISASM:
+            if (set_view(cmd, r, PH_VIEW_DISASM, optarg) < 0)
                 return -1;
             break;
         case OPT_SOURCE_DIR: r->source_dir = optarg; break;
@@ -456,12 +464,14 @@ int ph_cmd_summary(int argc, char **argv)
     ph_view_filter_cut(&o.vf, &r);
     r.shown = count_shown(&r);
     switch (r.gprof && r.fmt == PH_REPORT_TEXT &&
-            r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE
+            r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE &&
+            r.view != PH_VIEW_DISASM
                 ? -1 : (int)r.view) {
     case -1: rc = ph_report_gprof(&r); break;
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
     case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
     case PH_VIEW_TRACES: rc = ph_report_traces(&r); break;
+    case PH_VIEW_DISASM: rc = ph_report_disasm(&r); break;
     default: rc = ph_report_graph(&r); break;
     }
 out:

@@ -25,6 +25,7 @@ profhub convert $S -o x.dot -O ev|event=Ir event=Dr event=Dw event=I1mr event=D1
 profhub diff --match name+file+p|name+file+program
 profhub record -c pc|pcsamp
 cgview --thr|--thread --threshold
+cgview --dis|--disasm
 profhub merge --st|--stats
 EOF2
 

@@ -1,0 +1,264 @@
+/* report_disasm.c -- "summary --disasm FN": FN's instruction addresses
+ * (callgrind --dump-instr=yes) with their costs in every event, the calls
+ * made at each, and the instruction text from objdump when the object
+ * file is on this machine (KCachegrind's machine-code view).  The rows
+ * come from analysis/instr_costs.c, the text from cgview/objdump.c. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/instr_costs.h"
+#include "cgview/objdump.h"
+#include "cgview/report.h"
+
+static int shown(const ph_event *ev)
+{
+    return !(ev->flags & PH_EV_NONADDITIVE);
+}
+
+/* Text columns: every event, or the chosen one alone when they do not
+ * fit the width with 40 columns left for the instruction (as --annotate
+ * does). */
+static int column(const ph_report *r, const ph_event *ev)
+{
+    size_t n = 0;
+
+    if (!shown(ev))
+        return 0;
+    for (size_t k = 0; k < ph_event_count(r->p); k++)
+        n += shown(ph_event_at(r->p, k));
+    return 24 * n + 40 <= PH_REPORT_WIDTH || ev == r->ev;
+}
+
+static const char *object_name(const ph_report *r, const ph_func *f)
+{
+    return f->object && f->object->name ? ph_str_get(r->p, f->object->name)
+                                        : NULL;
+}
+
+/* objdump's text of the range, or a note in d->why. */
+static void disassemble(const ph_report *r, const ph_func *f,
+                        const ph_instr_costs *ic, ph_disasm *d)
+{
+    const char *obj = object_name(r, f);
+
+    memset(d, 0, sizeof *d);
+    if (ic->n == 0) {
+        snprintf(d->why, sizeof d->why, "no instruction addresses (record "
+                 "with valgrind --dump-instr=yes)");
+        return;
+    }
+    if (!obj) {
+        snprintf(d->why, sizeof d->why, "the object file is unknown");
+        return;
+    }
+    /* 16: past the longest x86 instruction at the last address. */
+    ph_disasm_run(obj, ic->rows[0].addr, ic->rows[ic->n - 1].addr + 16, d);
+}
+
+static void print_costs(ph_report *r, const int64_t *v, FILE *out)
+{
+    char num[40];
+
+    for (size_t k = 0; k < ph_event_count(r->p); k++) {
+        const ph_event *ev = ph_event_at(r->p, k);
+        double x, pc;
+        if (!column(r, ev))
+            continue;
+        x = ph_event_eval(r->p, ev, v);
+        pc = ph_report_percent(r, ev, x);
+        fprintf(out, "%14s ", ph_report_number(r, ev, x, num));
+        if (isnan(pc))
+            fprintf(out, "        ");
+        else
+            fprintf(out, "(%5.2f%%)", pc);
+        fputc(' ', out);
+    }
+}
+
+static void print_func(ph_report *r, const ph_func *f,
+                       const ph_instr_costs *ic, const ph_disasm *d,
+                       FILE *out)
+{
+    const char *obj = object_name(r, f);
+    char fit[PH_REPORT_MAXW + 1];
+    size_t nev = 0;
+
+    fprintf(out, "\n-- Machine code of %s", ph_report_fit(fit, sizeof fit,
+                 ph_str_get(r->p, f->name), 60));
+    fprintf(out, " (%s): %zu address%s\n", obj ? obj : "???", ic->n,
+            ic->n == 1 ? "" : "es");
+    if (d->why[0] && ic->n == 0)
+        fprintf(out, "   (%s)\n", d->why);
+    else if (d->why[0])
+        fprintf(out, "   (no disassembly: %s; addresses and costs only)\n",
+                d->why);
+    if (ic->unplaced)
+        fprintf(out, "   (%zu record%s without an address not listed)\n",
+                ic->unplaced, ic->unplaced == 1 ? "" : "s");
+    for (size_t k = 0; k < ph_event_count(r->p); k++)
+        if (column(r, ph_event_at(r->p, k))) {
+            fprintf(out, "%24s",
+                    ph_str_get(r->p, ph_event_at(r->p, k)->name));
+            nev++;
+        }
+    fputc(' ', out);
+    fprintf(out, "address    instruction\n");
+    for (size_t i = 0; i < ic->n; i++) {
+        const ph_instr_row *row = &ic->rows[i];
+        const char *text = ph_disasm_at(d, row->addr);
+        print_costs(r, row->cost, out);
+        if (text)
+            fprintf(out, "0x%-8llx %s\n", (unsigned long long)row->addr,
+                    text);
+        else
+            fprintf(out, "0x%llx\n", (unsigned long long)row->addr);
+        for (size_t c = row->call0; c < row->call0 + row->ncalls; c++) {
+            const ph_instr_call *cl = &ic->calls[c];
+            fprintf(out, "%*s-> %llu call%s to %s\n",
+                    (int)(24 * nev + 11), "", (unsigned long long)cl->count,
+                    cl->count == 1 ? "" : "s",
+                    ph_str_get(r->p, cl->callee->name));
+            if (cl->incl) {
+                print_costs(r, cl->incl, out);
+                fprintf(out, "           (inclusive)\n");
+            }
+        }
+    }
+    fputs("-- Self cost summed: ", out);
+    print_costs(r, ic->self, out);
+    fputc('\n', out);
+}
+
+static void csv_func(ph_report *r, const ph_func *f,
+                     const ph_instr_costs *ic, const ph_disasm *d)
+{
+    for (size_t i = 0; i < ic->n; i++) {
+        const char *text = ph_disasm_at(d, ic->rows[i].addr);
+        char addr[32];
+        snprintf(addr, sizeof addr, "0x%llx",
+                 (unsigned long long)ic->rows[i].addr);
+        ph_csv_str(stdout, ph_str_get(r->p, f->name), 1);
+        ph_csv_str(stdout, addr, 0);
+        ph_csv_num(stdout, ic->rows[i].line, 0);
+        ph_csv_str(stdout, text ? text : "", 0);
+        for (size_t k = 0; k < ph_event_count(r->p); k++) {
+            const ph_event *ev = ph_event_at(r->p, k);
+            if (shown(ev))
+                ph_csv_num(stdout, ph_event_eval(r->p, ev, ic->rows[i].cost),
+                           0);
+        }
+        putchar('\n');
+    }
+}
+
+static void emit_func(ph_report *r, ph_emit *em, const ph_func *f,
+                      const ph_instr_costs *ic, const ph_disasm *d)
+{
+    char addr[32];
+
+    ph_emit_map(em, 0);
+    ph_emit_key(em, "name");
+    ph_emit_str(em, ph_str_get(r->p, f->name));
+    ph_emit_key(em, "object");
+    ph_emit_str(em, object_name(r, f));
+    ph_emit_key(em, "self");
+    ph_report_emit_costs(r, em, ic->self);
+    ph_emit_key(em, "disassembly");
+    ph_emit_str(em, d->why[0] ? NULL : "objdump -d -C -w");
+    ph_emit_key(em, "note");
+    ph_emit_str(em, d->why[0] ? d->why : NULL);
+    ph_emit_key(em, "instructions");
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < ic->n; i++) {
+        const ph_instr_row *row = &ic->rows[i];
+        ph_emit_map(em, 0);
+        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
+        ph_emit_key(em, "address");
+        ph_emit_str(em, addr);
+        ph_emit_key(em, "line");
+        ph_emit_uint(em, row->line);
+        ph_emit_key(em, "text");
+        ph_emit_str(em, ph_disasm_at(d, row->addr));
+        ph_emit_key(em, "self");
+        ph_report_emit_costs(r, em, row->cost);
+        ph_emit_key(em, "calls");
+        ph_emit_list(em, 0);
+        for (size_t c = row->call0; c < row->call0 + row->ncalls; c++) {
+            const ph_instr_call *cl = &ic->calls[c];
+            ph_emit_map(em, 1);
+            ph_emit_key(em, "name");
+            ph_emit_str(em, ph_str_get(r->p, cl->callee->name));
+            ph_emit_key(em, "calls");
+            ph_emit_uint(em, cl->count);
+            ph_emit_key(em, "inclusive");
+            if (cl->incl)
+                ph_report_emit_costs(r, em, cl->incl);
+            else
+                ph_emit_null(em);
+            ph_emit_end(em);
+        }
+        ph_emit_end(em);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+    ph_emit_end(em);
+}
+
+int ph_report_disasm(ph_report *r)
+{
+    const ph_func **fs = NULL;
+    ph_emit *em = NULL;
+    size_t i, n;
+    int rc = PH_EXIT_OK;
+
+    n = ph_funcs_matching(r->p, r->fn, &fs);
+    if (n == 0) {
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
+        free(fs);
+        return PH_EXIT_BAD;
+    }
+    if (r->fmt == PH_REPORT_TEXT) {
+        ph_report_print_head(r, stdout);
+    } else if (r->fmt == PH_REPORT_CSV) {
+        fputs("function,address,line,instruction", stdout);
+        for (i = 0; i < ph_event_count(r->p); i++)
+            if (shown(ph_event_at(r->p, i)))
+                ph_csv_str(stdout,
+                           ph_str_get(r->p, ph_event_at(r->p, i)->name), 0);
+        putchar('\n');
+    } else {
+        em = ph_emit_new(stdout, r->fmt);
+        ph_emit_map(em, 0);
+        ph_report_emit_head(r, em);
+        ph_emit_key(em, "functions");
+        ph_emit_list(em, 0);
+    }
+    for (i = 0; i < n; i++) {
+        ph_instr_costs ic;
+        ph_disasm d;
+        ph_instr_costs_collect(r->p, fs[i], ph_report_part(r), &ic);
+        disassemble(r, fs[i], &ic, &d);
+        if (d.why[0] && ic.n && r->fmt != PH_REPORT_TEXT)
+            ph_cli_warning("%s: no disassembly: %s",
+                           ph_str_get(r->p, fs[i]->name), d.why);
+        if (r->fmt == PH_REPORT_TEXT)
+            print_func(r, fs[i], &ic, &d, stdout);
+        else if (r->fmt == PH_REPORT_CSV)
+            csv_func(r, fs[i], &ic, &d);
+        else
+            emit_func(r, em, fs[i], &ic, &d);
+        ph_disasm_free(&d);
+        ph_instr_costs_free(&ic);
+    }
+    if (em) {
+        ph_emit_end(em);
+        ph_emit_end(em);
+        if (ph_emit_free(em) < 0)
+            rc = PH_EXIT_BAD;
+    }
+    free(fs);
+    return rc;
+}
