@@ -8,7 +8,8 @@ profhub_SOURCES += cgview/record.c cgview/record_check.c \
 	cgview/record_check.h cgview/collectors.c
 profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
 	cgview/report_common.c cgview/report_table.c cgview/report_graph.c \
-	cgview/report_gprof.c cgview/report_annotate.c cgview/annotate.c \
+	cgview/report_gprof.c cgview/report_gprof_source.c \
+	cgview/report_annotate.c cgview/annotate.c \
 	cgview/annotate.h cgview/derived.c
 profhub_SOURCES += cgview/save.c cgview/diff.c cgview/merge.c
 profhub_SOURCES += cgview/version.c

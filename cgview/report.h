@@ -89,6 +89,8 @@ int ph_report_graph(ph_report *r);
 /* gprof -q's call graph, whole or FN's entries (report_gprof.c). */
 int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
+/* --gprof --annotate FN: FN's files as gprof -A prints them */
+int ph_report_gprof_source(ph_report *r);
 int ph_report_traces(ph_report *r);
 
 /* Shared by the data reports: the "profile", "events" and "totals" keys of

@@ -49,6 +49,8 @@ E2E_TESTS += tests/e2e/gmon_live.sh
 E2E_TESTS += tests/e2e/gprof_views.sh
 # gmon ticks per source line against gprof -l (issue 17)
 E2E_TESTS += tests/e2e/gprof_lines.sh
+# --gprof --annotate against gprof -A (issue 17)
+E2E_TESTS += tests/e2e/gprof_source.sh
 EXTRA_DIST += tests/e2e/src/gmon_plt.c tests/e2e/gprof_flat_cmp \
 	tests/e2e/gprof_graph_cmp
 # profhub record (issue 8): the runtime, collectors and native importer
