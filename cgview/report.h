@@ -90,6 +90,8 @@ int ph_report_graph(ph_report *r);
 /* gprof -q's call graph, whole or FN's entries (report_gprof.c). */
 int ph_report_gprof(ph_report *r);
 int ph_report_annotate(ph_report *r);
+/* --gprof --annotate FN: FN's files as gprof -A prints them */
+int ph_report_gprof_source(ph_report *r);
 int ph_report_traces(ph_report *r);
 /* FN's instruction addresses, costs, calls and objdump's text. */
 int ph_report_disasm(ph_report *r);

@@ -45,7 +45,8 @@ PH_VIEW_FILTER_USAGE
     "                         (callgrind --dump-instr=yes), objdump's text\n"
     "      --gprof            text in gprof's call-graph style: [N] entries,\n"
     "                         parents, children, cycles as a whole; FN of\n"
-    "                         the options above may be '<cycle N>'\n"
+    "                         the options above may be '<cycle N>'; with\n"
+    "                         --annotate, the source as gprof -A prints it\n"
     "      --source-dir DIR   look for source files in DIR\n"
     "      --context N        lines around each costly line (default 8)\n"
     "\n"
@@ -468,8 +469,11 @@ int ph_cmd_summary(int argc, char **argv)
             r.view != PH_VIEW_DISASM
                 ? -1 : (int)r.view) {
     case -1: rc = ph_report_gprof(&r); break;
+    case PH_VIEW_ANNOTATE:
+        rc = r.gprof && r.fmt == PH_REPORT_TEXT ? ph_report_gprof_source(&r)
+                                                : ph_report_annotate(&r);
+        break;
     case PH_VIEW_TABLE: rc = ph_report_table(&r); break;
-    case PH_VIEW_ANNOTATE: rc = ph_report_annotate(&r); break;
     case PH_VIEW_TRACES: rc = ph_report_traces(&r); break;
     case PH_VIEW_DISASM: rc = ph_report_disasm(&r); break;
     default: rc = ph_report_graph(&r); break;

@@ -198,8 +198,9 @@ typedef struct share {
     uint64_t rem;
 } share;
 
-/* Split one bin's count among the functions its bytes overlap, in whole
- * ticks (largest remainder), so totals stay exact.  Bytes no symbol covers
+/* Split one bin's count among the functions and lines its bytes overlap
+ * (as gprof -l does), in whole ticks (largest remainder), so totals stay
+ * exact.  Bytes no symbol covers
  * go to a function named by their address. */
 static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
 {
@@ -213,8 +214,11 @@ static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
         ph_func *f = func_at(m, a, &k);
         uint64_t end = bhi;
         if (f) {
+            uint64_t next = ph_gmon_syms_line_next(m->s, a);
             if (m->s->syms[k].end < end)
                 end = m->s->syms[k].end;
+            if (next < end)   /* gprof -l splits bins among lines too */
+                end = next;
         } else {
             size_t j = ph_gmon_syms_next(m->s, a);
             if (j < m->s->nsyms && m->s->syms[j].addr < end)
@@ -233,6 +237,12 @@ static void split_bin(model *m, uint64_t blo, uint64_t bhi, uint64_t count)
         sh[n++] = (share){f, a, end - a, 0, 0};
         a = end;
     }
+    if (width >= 2)   /* overlaps in gprof's 2-byte units, truncated */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t e = i + 1 < n ? sh[i + 1].addr : bhi;
+            sh[i].overlap = e / 2 - sh[i].addr / 2;
+        }
+    width = width >= 2 ? bhi / 2 - blo / 2 : width;
     for (size_t i = 0; i < n; i++) {
         unsigned __int128 t = (unsigned __int128)count * sh[i].overlap;
         sh[i].ticks = (int64_t)(t / width);

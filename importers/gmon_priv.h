@@ -77,6 +77,7 @@ typedef struct ph_gmon_line {
     uint64_t addr;
     uint32_t line;          /* 0: end of a sequence (no line here) */
     uint32_t file;          /* index + 1 into files */
+    uint32_t seq;           /* order in the line program */
 } ph_gmon_line;
 
 typedef struct ph_gmon_range {
@@ -108,6 +109,7 @@ int ph_gmon_syms_load(ph_gmon_syms *s, const char *path, char *err,
 void ph_gmon_syms_free(ph_gmon_syms *s);
 /* Index of the first symbol starting above addr (nsyms if none). */
 size_t ph_gmon_syms_next(const ph_gmon_syms *s, uint64_t addr);
+uint64_t ph_gmon_syms_line_next(const ph_gmon_syms *s, uint64_t addr);
 /* Index of the symbol whose range holds addr, or -1. */
 long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr);
 /* Line at addr (0 unknown) and its file index + 1 in *file. */

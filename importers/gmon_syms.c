@@ -235,7 +235,9 @@ static void add_line(ph_gmon_syms *s, size_t *cap, uint64_t addr,
         *cap = *cap ? 2 * *cap : 1024;
         s->lines = ph_xrealloc(s->lines, *cap * sizeof *s->lines);
     }
-    s->lines[s->nlines++] = (ph_gmon_line){addr, line, file};
+    s->lines[s->nlines] = (ph_gmon_line){addr, line, file,
+                                         (uint32_t)s->nlines};
+    s->nlines++;
 }
 
 static void read_cu_lines(ph_gmon_syms *s, Dwarf_Debug dbg, Dwarf_Die cu,
@@ -283,7 +285,9 @@ static int cmp_line(const void *x, const void *y)
     if (a->addr != b->addr)
         return a->addr < b->addr ? -1 : 1;
     /* at one address a real line wins over an end of sequence */
-    return (a->line == 0) - (b->line == 0);
+    if ((a->line == 0) != (b->line == 0))
+        return (a->line == 0) - (b->line == 0);
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static void read_dwarf(ph_gmon_syms *s, int fd)
@@ -393,12 +397,36 @@ uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
     }
     if (lo == 0)
         return 0;
-    /* several entries at one address: the first real line among them */
+    /* several rows at one address: the last real one, as binutils reads
+     * them (recursion-pie's mix at 0x12c6: lines 20, 20, 20, 19 and gprof
+     * -l says 19) */
     size_t i = lo - 1;
-    while (i > 0 && s->lines[i - 1].addr == s->lines[i].addr)
+    while (i > 0 && s->lines[i].line == 0 &&
+           s->lines[i - 1].addr == s->lines[i].addr)
         i--;
     *file = s->lines[i].file;
     return s->lines[i].line;
+}
+
+/* The first address after addr whose line differs from addr's: where
+ * gprof -l, which asks the line of every address, starts a line symbol. */
+uint64_t ph_gmon_syms_line_next(const ph_gmon_syms *s, uint64_t addr)
+{
+    uint32_t file, f2, line = ph_gmon_syms_line(s, addr, &file);
+    size_t lo = 0, hi = s->nlines;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lines[mid].addr <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < s->nlines; lo++) {
+        uint64_t a = s->lines[lo].addr;
+        if (ph_gmon_syms_line(s, a, &f2) != line || f2 != file)
+            return a;
+    }
+    return UINT64_MAX;
 }
 
 int ph_gmon_syms_in_text(const ph_gmon_syms *s, uint64_t addr)

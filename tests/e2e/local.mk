@@ -48,6 +48,10 @@ EXTRA_DIST += tests/e2e/gprof2tsv tests/e2e/gmon2bsd tests/bad/gmon
 E2E_TESTS += tests/e2e/gmon_live.sh
 # summary of gmon.out in gprof's seconds, gprof's rows (issue 13, 17)
 E2E_TESTS += tests/e2e/gprof_views.sh
+# gmon ticks per source line against gprof -l (issue 17)
+E2E_TESTS += tests/e2e/gprof_lines.sh
+# --gprof --annotate against gprof -A (issue 17)
+E2E_TESTS += tests/e2e/gprof_source.sh
 EXTRA_DIST += tests/e2e/src/gmon_plt.c tests/e2e/gprof_flat_cmp \
 	tests/e2e/gprof_graph_cmp
 # profhub record (issue 8): the runtime, collectors and native importer
