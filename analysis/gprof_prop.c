@@ -305,9 +305,17 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
         propagate(nd, cy, arcs, atime, actime, order[k]);
 
     /* results, in seconds; percentages in ticks, as gprof's */
+    /* Summed in address order, as gprof sums its symbol table: the
+     * same order gives the same last bits, so a tie such as 11.25%
+     * prints on the same side with one decimal. */
+    size_t *by_addr = ph_xmalloc((n ? n : 1) * sizeof *by_addr);
+    for (size_t i = 0; i < n; i++)
+        by_addr[i] = i;
+    qsort_r(by_addr, n, sizeof *by_addr, cmp_addr, nd);
     double ticks = 0;
     for (size_t i = 0; i < n; i++)
-        ticks += nd[i].self;
+        ticks += nd[by_addr[i]].self;
+    free(by_addr);
     g->nids = n;
     g->by_id = ph_xcalloc(n ? n : 1, sizeof *g->by_id);
     g->fns = ph_xcalloc(n ? n : 1, sizeof *g->fns);

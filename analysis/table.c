@@ -132,7 +132,11 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         if (!incl)
             incl = ph_func_incl(p, f, o->part);
         uint64_t calls = ph_func_calls(p, f, o->part);
+        /* gprof may credit a function a fraction of a tick that its
+         * whole-tick rows round to 0 (a bin shared by two functions):
+         * gprof lists it, so do we. */
         if (is_zero(self, w) && is_zero(incl, w) && calls == 0 &&
+            ph_func_credit(p, f) == 0 &&
             !(graph && calls_others(p, f, o->part)))
             continue;
         const char *name = ph_str_get(p, f->name);

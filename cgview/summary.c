@@ -396,6 +396,7 @@ static void move_zeros_last(ph_report *r)
     for (i = 0; i < t->count; i++) {
         const ph_entry *e = &t->entries[i];
         if (ph_entry_value(t, e, r->ev, 0) != 0 ||
+            ph_report_self(r, e) != 0 ||
             (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
             ((r->sort == PH_SORT_CALLS || ph_has_credits(r->p, r->ev)) &&
              (e->calls || e->self_calls)))
