@@ -105,5 +105,16 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en);
 void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */
 void ph_report_print_head(ph_report *r, FILE *out);
+/* The start of a report with one block per function: the text head, the
+ * CSV header (CSV_COLUMNS, then every additive event), or an emitter
+ * holding the head and an open "functions" list, returned (NULL for text
+ * and CSV). */
+/* A source file by its name in the profile: under --source-dir (as
+ * named, then by its base name), else as named; NULL when not found. */
+FILE *ph_report_open_source(const ph_report *r, const char *name);
+ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns);
+/* Close what ph_report_funcs_begin opened: rc, or PH_EXIT_BAD when the
+ * emitter failed. */
+int ph_report_funcs_end(ph_emit *em, int rc);
 
 #endif /* PH_REPORT_H */

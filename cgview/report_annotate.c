@@ -32,23 +32,6 @@ typedef struct source {
     size_t n;
 } source;
 
-static FILE *open_source(const ph_report *r, const char *name)
-{
-    char path[4096];
-    FILE *f;
-
-    if (r->source_dir) {
-        snprintf(path, sizeof path, "%s/%s", r->source_dir, name);
-        if ((f = fopen(path, "r")) != NULL)
-            return f;
-        snprintf(path, sizeof path, "%s/%s", r->source_dir,
-                 ph_report_base(name));
-        if ((f = fopen(path, "r")) != NULL)
-            return f;
-    }
-    return fopen(name, "r");
-}
-
 static int load_source(const ph_report *r, const char *name, source *s)
 {
     FILE *f;
@@ -57,7 +40,8 @@ static int load_source(const ph_report *r, const char *name, source *s)
     ssize_t l;
 
     memset(s, 0, sizeof *s);
-    if (!name[0] || strcmp(name, "???") == 0 || !(f = open_source(r, name)))
+    if (!name[0] || strcmp(name, "???") == 0 ||
+        !(f = ph_report_open_source(r, name)))
         return -1;
     while ((l = getline(&buf, &bcap, f)) >= 0) {
         while (l && (buf[l - 1] == '\n' || buf[l - 1] == '\r'))
@@ -441,7 +425,6 @@ int ph_report_annotate(ph_report *r)
     const ph_file **done = NULL;
     size_t i, n, ndone = 0;
     ph_emit *em = NULL;
-    int rc;
 
     if (!r->ev) {
         ph_cli_file_error(r->path, "the profile has no events");
@@ -453,22 +436,7 @@ int ph_report_annotate(ph_report *r)
         free(fs);
         return PH_EXIT_BAD;
     }
-    if (r->fmt == PH_REPORT_TEXT) {
-        ph_report_print_head(r, stdout);
-    } else if (r->fmt == PH_REPORT_CSV) {
-        fputs("function,file,line", stdout);
-        for (i = 0; i < ph_event_count(r->p); i++)
-            if (!(ph_event_at(r->p, i)->flags & PH_EV_NONADDITIVE))
-                ph_csv_str(stdout,
-                           ph_str_get(r->p, ph_event_at(r->p, i)->name), 0);
-        putchar('\n');
-    } else {
-        em = ph_emit_new(stdout, r->fmt);
-        ph_emit_map(em, 0);
-        ph_report_emit_head(r, em);
-        ph_emit_key(em, "functions");
-        ph_emit_list(em, 0);
-    }
+    em = ph_report_funcs_begin(r, "function,file,line");
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
         ph_lines ls;
@@ -512,14 +480,7 @@ int ph_report_annotate(ph_report *r)
         }
         ph_lines_free(&ls);
     }
-    rc = PH_EXIT_OK;
-    if (em) {
-        ph_emit_end(em);
-        ph_emit_end(em);
-        if (ph_emit_free(em) < 0)
-            rc = PH_EXIT_BAD;
-    }
     free(done);
     free(fs);
-    return rc;
+    return ph_report_funcs_end(em, PH_EXIT_OK);
 }

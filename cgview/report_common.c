@@ -389,3 +389,54 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
     else
         ph_emit_null(e);
 }
+
+ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns)
+{
+    ph_emit *em;
+
+    if (r->fmt == PH_REPORT_TEXT) {
+        ph_report_print_head(r, stdout);
+        return NULL;
+    }
+    if (r->fmt == PH_REPORT_CSV) {
+        fputs(csv_columns, stdout);
+        for (size_t i = 0; i < ph_event_count(r->p); i++)
+            if (!(ph_event_at(r->p, i)->flags & PH_EV_NONADDITIVE))
+                ph_csv_str(stdout,
+                           ph_str_get(r->p, ph_event_at(r->p, i)->name), 0);
+        putchar('\n');
+        return NULL;
+    }
+    em = ph_emit_new(stdout, r->fmt);
+    ph_emit_map(em, 0);
+    ph_report_emit_head(r, em);
+    ph_emit_key(em, "functions");
+    ph_emit_list(em, 0);
+    return em;
+}
+
+int ph_report_funcs_end(ph_emit *em, int rc)
+{
+    if (!em)
+        return rc;
+    ph_emit_end(em);
+    ph_emit_end(em);
+    return ph_emit_free(em) < 0 ? PH_EXIT_BAD : rc;
+}
+
+FILE *ph_report_open_source(const ph_report *r, const char *name)
+{
+    char path[4096];
+    FILE *f;
+
+    if (r->source_dir) {
+        snprintf(path, sizeof path, "%s/%s", r->source_dir, name);
+        if ((f = fopen(path, "r")) != NULL)
+            return f;
+        snprintf(path, sizeof path, "%s/%s", r->source_dir,
+                 ph_report_base(name));
+        if ((f = fopen(path, "r")) != NULL)
+            return f;
+    }
+    return fopen(name, "r");
+}

@@ -212,7 +212,6 @@ int ph_report_disasm(ph_report *r)
     const ph_func **fs = NULL;
     ph_emit *em = NULL;
     size_t i, n;
-    int rc = PH_EXIT_OK;
 
     n = ph_funcs_matching(r->p, r->fn, &fs);
     if (n == 0) {
@@ -220,22 +219,7 @@ int ph_report_disasm(ph_report *r)
         free(fs);
         return PH_EXIT_BAD;
     }
-    if (r->fmt == PH_REPORT_TEXT) {
-        ph_report_print_head(r, stdout);
-    } else if (r->fmt == PH_REPORT_CSV) {
-        fputs("function,address,line,instruction", stdout);
-        for (i = 0; i < ph_event_count(r->p); i++)
-            if (shown(ph_event_at(r->p, i)))
-                ph_csv_str(stdout,
-                           ph_str_get(r->p, ph_event_at(r->p, i)->name), 0);
-        putchar('\n');
-    } else {
-        em = ph_emit_new(stdout, r->fmt);
-        ph_emit_map(em, 0);
-        ph_report_emit_head(r, em);
-        ph_emit_key(em, "functions");
-        ph_emit_list(em, 0);
-    }
+    em = ph_report_funcs_begin(r, "function,address,line,instruction");
     for (i = 0; i < n; i++) {
         ph_instr_costs ic;
         ph_disasm d;
@@ -253,12 +237,6 @@ int ph_report_disasm(ph_report *r)
         ph_disasm_free(&d);
         ph_instr_costs_free(&ic);
     }
-    if (em) {
-        ph_emit_end(em);
-        ph_emit_end(em);
-        if (ph_emit_free(em) < 0)
-            rc = PH_EXIT_BAD;
-    }
     free(fs);
-    return rc;
+    return ph_report_funcs_end(em, PH_EXIT_OK);
 }

@@ -14,23 +14,6 @@
 #include "cgview/cli.h"
 #include "cgview/report.h"
 
-static FILE *open_source(const ph_report *r, const char *name)
-{
-    char path[4096];
-    FILE *f;
-
-    if (r->source_dir) {
-        snprintf(path, sizeof path, "%s/%s", r->source_dir, name);
-        if ((f = fopen(path, "r")) != NULL)
-            return f;
-        snprintf(path, sizeof path, "%s/%s", r->source_dir,
-                 ph_report_base(name));
-        if ((f = fopen(path, "r")) != NULL)
-            return f;
-    }
-    return fopen(name, "r");
-}
-
 /* The calls into the function whose entry is at line, or -1: none is. */
 static int64_t entry_calls(const ph_report *r, const ph_gprof *g,
                            const ph_file *file, uint32_t line)
@@ -50,7 +33,7 @@ static int print_file(const ph_report *r, const ph_gprof *g,
                       const ph_file *file)
 {
     const char *name = ph_str_get(r->p, file->name);
-    FILE *in = open_source(r, name);
+    FILE *in = ph_report_open_source(r, name);
     char buf[8192];
     uint32_t line = 1;
     int bol = 1;

@@ -309,7 +309,6 @@ int ph_report_graph(ph_report *r)
     const ph_func **fs = NULL;
     size_t i, n;
     ph_emit *em = NULL;
-    int rc = PH_EXIT_OK;
 
     if (!r->ev) {
         ph_cli_file_error(r->path, "the profile has no events");
@@ -330,22 +329,7 @@ int ph_report_graph(ph_report *r)
         free(fs);
         return PH_EXIT_BAD;
     }
-    if (r->fmt == PH_REPORT_TEXT) {
-        ph_report_print_head(r, stdout);
-    } else if (r->fmt == PH_REPORT_CSV) {
-        fputs("function,direction,name,file,calls", stdout);
-        for (i = 0; i < ph_event_count(r->p); i++)
-            if (!(ph_event_at(r->p, i)->flags & PH_EV_NONADDITIVE))
-                ph_csv_str(stdout, ph_str_get(r->p,
-                                              ph_event_at(r->p, i)->name), 0);
-        putchar('\n');
-    } else {
-        em = ph_emit_new(stdout, r->fmt);
-        ph_emit_map(em, 0);
-        ph_report_emit_head(r, em);
-        ph_emit_key(em, "functions");
-        ph_emit_list(em, 0);
-    }
+    em = ph_report_funcs_begin(r, "function,direction,name,file,calls");
     for (i = 0; i < n; i++) {
         block b;
         fill_block(r, fs[i], &b);
@@ -359,12 +343,6 @@ int ph_report_graph(ph_report *r)
         }
         free_block(&b);
     }
-    if (em) {
-        ph_emit_end(em);
-        ph_emit_end(em);
-        if (ph_emit_free(em) < 0)
-            rc = PH_EXIT_BAD;
-    }
     free(fs);
-    return rc;
+    return ph_report_funcs_end(em, PH_EXIT_OK);
 }

@@ -383,11 +383,10 @@ long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr)
     return (long)(lo - 1);
 }
 
-uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
-                           uint32_t *file)
+/* The first line-table row after addr (the rows are sorted by address). */
+static size_t line_rows_upto(const ph_gmon_syms *s, uint64_t addr)
 {
     size_t lo = 0, hi = s->nlines;
-    *file = 0;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (s->lines[mid].addr <= addr)
@@ -395,6 +394,14 @@ uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
         else
             hi = mid;
     }
+    return lo;
+}
+
+uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
+                           uint32_t *file)
+{
+    size_t lo = line_rows_upto(s, addr);
+    *file = 0;
     if (lo == 0)
         return 0;
     /* several rows at one address: the last real one, as binutils reads
@@ -413,15 +420,7 @@ uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
 uint64_t ph_gmon_syms_line_next(const ph_gmon_syms *s, uint64_t addr)
 {
     uint32_t file, f2, line = ph_gmon_syms_line(s, addr, &file);
-    size_t lo = 0, hi = s->nlines;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->lines[mid].addr <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < s->nlines; lo++) {
+    for (size_t lo = line_rows_upto(s, addr); lo < s->nlines; lo++) {
         uint64_t a = s->lines[lo].addr;
         if (ph_gmon_syms_line(s, a, &f2) != line || f2 != file)
             return a;
