@@ -111,6 +111,9 @@ void ph_report_print_head(ph_report *r, FILE *out);
  * and CSV). */
 /* A source file by its name in the profile: under --source-dir (as
  * named, then by its base name), else as named; NULL when not found. */
+/* The functions --annotate/--disasm FN names (*fs, malloc'd); 0, with
+ * the message printed and *fs NULL, when none matches. */
+size_t ph_report_matching(const ph_report *r, const ph_func ***fs);
 FILE *ph_report_open_source(const ph_report *r, const char *name);
 ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns);
 /* Close what ph_report_funcs_begin opened: rc, or PH_EXIT_BAD when the

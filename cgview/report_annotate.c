@@ -430,12 +430,8 @@ int ph_report_annotate(ph_report *r)
         ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
-    n = ph_funcs_matching(r->p, r->fn, &fs);
-    if (n == 0) {
-        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
-        free(fs);
+    if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    }
     em = ph_report_funcs_begin(r, "function,file,line");
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {

@@ -440,3 +440,14 @@ FILE *ph_report_open_source(const ph_report *r, const char *name)
     }
     return fopen(name, "r");
 }
+
+size_t ph_report_matching(const ph_report *r, const ph_func ***fs)
+{
+    size_t n = ph_funcs_matching(r->p, r->fn, fs);
+    if (n == 0) {
+        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
+        free(*fs);
+        *fs = NULL;
+    }
+    return n;
+}

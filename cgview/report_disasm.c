@@ -213,12 +213,8 @@ int ph_report_disasm(ph_report *r)
     ph_emit *em = NULL;
     size_t i, n;
 
-    n = ph_funcs_matching(r->p, r->fn, &fs);
-    if (n == 0) {
-        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
-        free(fs);
+    if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    }
     em = ph_report_funcs_begin(r, "function,address,line,instruction");
     for (i = 0; i < n; i++) {
         ph_instr_costs ic;

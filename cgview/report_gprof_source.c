@@ -77,12 +77,8 @@ int ph_report_gprof_source(ph_report *r)
         ph_cli_file_error(r->path, "the profile has no events");
         return PH_EXIT_BAD;
     }
-    n = ph_funcs_matching(r->p, r->fn, &fs);
-    if (n == 0) {
-        ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
-        free(fs);
+    if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    }
     g = ph_gprof_compute(r->p, r->ev, r->topts.part);
     done = ph_xmalloc(n * sizeof *done);
     for (size_t i = 0; i < n; i++) {
