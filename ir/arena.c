@@ -105,6 +105,27 @@ void *ph_arena_alloc(ph_arena *a, size_t n, size_t align)
     return q;
 }
 
+/* Whether end is where the newest block's bumped bytes end. */
+static int ends_last(const ph_arena *a, const void *end)
+{
+    return a->head && (const unsigned char *)end == a->head->data + a->head->used;
+}
+
+int ph_arena_grow_last(ph_arena *a, const void *end, size_t n)
+{
+    if (!ends_last(a, end) || a->head->size - a->head->used < n)
+        return 0;
+    a->head->used += n;
+    return 1;
+}
+
+void ph_arena_shrink_last(ph_arena *a, const void *end, const void *new_end)
+{
+    if (ends_last(a, end))
+        a->head->used -= (size_t)((const unsigned char *)end -
+                                  (const unsigned char *)new_end);
+}
+
 ph_arena_pos ph_arena_mark(const ph_arena *a)
 {
     ph_arena_pos pos;

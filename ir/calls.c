@@ -50,18 +50,47 @@ void ph_calls_free(ph_profile *p)
         free(p->fx[i].jumps);
         p->fx[i].calls = p->fx[i].jumps = NULL;
     }
+    p->open_rec = 0;
     free(p->call_in);
     free(p->call_in_start);
     p->call_in = NULL;
     p->call_in_start = NULL;
 }
 
-/* Room for need more bytes at the end of *bp, made with the base of the
- * record about to be written. */
-static ph_recblock *reserve(ph_recblock **bp, size_t need, uint64_t addr,
-                            uint32_t line)
+/* The record block that grew last, (function id - 1) * 2 + 1 for its calls,
+ * + 2 for its jumps, 0 for none: readers add one function's records
+ * together, so when another block grows this one is cut to its length
+ * and malloc can hand the rest to the next blocks. */
+static ph_recblock **open_block(ph_profile *p, size_t open)
 {
-    ph_recblock *b = *bp;
+    ph_funcx *x = &p->fx[(open - 1) / 2];
+    return open % 2 ? &x->calls : &x->jumps;
+}
+
+static void cut_open_block(ph_profile *p)
+{
+    ph_recblock **bp = open_block(p, p->open_rec), *b = *bp;
+    if (b && b->cap > b->len) {
+        b = ph_xrealloc(b, sizeof *b + b->len);
+        b->cap = b->len;
+        *bp = b;
+    }
+    p->open_rec = 0;
+}
+
+/* Room for need more bytes at the end of the record block of function f
+ * (jumps or calls), made with the base of the record about to be
+ * written. */
+static ph_recblock *reserve(ph_profile *p, const ph_func *f, int jumps,
+                            size_t need, uint64_t addr, uint32_t line)
+{
+    size_t open = (f->id - 1) * 2 + (jumps ? 2 : 1);
+    ph_recblock **bp = open_block(p, open), *b = *bp;
+    if (b && b->cap - b->len >= need)
+        return b;
+    if (p->open_rec && p->open_rec != open)
+        cut_open_block(p);
+    p->open_rec = open;
     if (!b) {
         size_t cap = need < 96 ? 96 : need;
         b = ph_xmalloc(sizeof *b + cap);
@@ -69,8 +98,7 @@ static ph_recblock *reserve(ph_recblock **bp, size_t need, uint64_t addr,
         b->base_line = line;
         b->len = 0;
         b->cap = cap;
-        *bp = b;
-    } else if (b->cap - b->len < need) {
+    } else {
         size_t cap = b->cap * 2;
         if (cap - b->len < need)
             cap = b->len + need;
@@ -78,8 +106,8 @@ static ph_recblock *reserve(ph_recblock **bp, size_t need, uint64_t addr,
             ph_oom();
         b = ph_xrealloc(b, sizeof *b + cap);
         b->cap = cap;
-        *bp = b;
     }
+    *bp = b;
     return b;
 }
 
@@ -114,15 +142,14 @@ void ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
                  uint32_t target_line, uint64_t count, const int64_t *incl,
                  size_t n)
 {
-    ph_funcx *x = &p->fx[caller->id - 1];
     ph_recblock *b;
     unsigned char *d;
     if (!part)
         part = ph_profile_default_part(p);
     if (n > p->reals.n)
         n = p->reals.n;
-    b = reserve(&x->calls, 80 + (incl ? ph_costs_room(incl, n) : 0), addr,
-                line);
+    b = reserve(p, caller, 0, 80 + (incl ? ph_costs_room(incl, n) : 0),
+                addr, line);
     d = b->data + b->len;
     d = ph_put_varint(d, (uint64_t)part->index << 1 | (incl != NULL));
     d = put_site(d, b, addr, line, file);
@@ -337,9 +364,8 @@ const ph_call *ph_call_next(ph_call_iter *it)
 
 void ph_jump_add(ph_profile *p, const ph_jump *j)
 {
-    ph_funcx *x = &p->fx[j->from->id - 1];
     const ph_part *part = j->part ? j->part : ph_profile_default_part(p);
-    ph_recblock *b = reserve(&x->jumps, 90, j->addr, j->line);
+    ph_recblock *b = reserve(p, j->from, 1, 90, j->addr, j->line);
     unsigned char *d = b->data + b->len;
     d = ph_put_varint(d, (uint64_t)part->index << 1 | (j->conditional != 0));
     d = put_site(d, b, j->addr, j->line, j->file);

@@ -47,6 +47,13 @@ void *ph_arena_alloc_raw(ph_arena *a, size_t n, size_t align);
  * profile's own arena across ph_* add calls. */
 ph_arena_pos ph_arena_mark(const ph_arena *a);
 void ph_arena_rewind(ph_arena *a, ph_arena_pos pos);
+/* The newest allocation, which ends at end (its start + its size), grows
+ * by n bytes in place: 1 when it is the last thing bumped in the newest
+ * block and that block has room, else 0 and nothing changes. */
+int ph_arena_grow_last(ph_arena *a, const void *end, size_t n);
+/* The newest allocation, which ends at end, gives back its tail from
+ * new_end on (new_end <= end).  Nothing happens if it is not the newest. */
+void ph_arena_shrink_last(ph_arena *a, const void *end, const void *new_end);
 /* Bytes held by the arena's blocks. */
 size_t ph_arena_size(const ph_arena *a);
 
@@ -215,12 +222,15 @@ struct ph_profile {
 
     /* rows (rows.c) */
     uint64_t nrows;
+    ph_arena row_arena;     /* row chunks only, so the newest can grow */
+    void *row_top;          /* the newest chunk of row_arena, or NULL */
     int64_t *scratch[PH_ROW_SCRATCH];   /* for nreal > 64 */
     size_t scratch_width[PH_ROW_SCRATCH];
     unsigned scratch_next;
 
     /* calls and jumps (calls.c) */
     size_t ncalls, njumps;
+    size_t open_rec;        /* the record block that grew last */
     uint64_t *call_in;      /* index of calls into each function, built */
     size_t *call_in_start;  /* on first use; see build_in_index */
 

@@ -24,9 +24,13 @@
  * A block starts with previous addr = 0, line = 0, file = the function's
  * file.  A row of 3 small costs at the next line takes 6 or 7 bytes.
  *
- * A block's bytes live in a chain of chunks (64 bytes first, doubling up
- * to 64 KiB, from the profile's arena) that never move: nothing is copied as a block grows and at
- * most one chunk per block is partly empty.  A row never straddles two
+ * A block's bytes live in a chain of chunks that never move, from the
+ * profile's row arena, where nothing else is allocated: the newest chunk
+ * there grows in place while its block takes rows (readers add a
+ * function's rows together), and gives back what it did not use when
+ * another block starts a chunk.  A block that needs a second chunk after
+ * that (its rows come interleaved with another's) keeps its chunks, of
+ * 64 bytes first, doubling up to 64 KiB.  A row never straddles two
  * chunks; the decoding state carries over from one chunk to the next. */
 #define CHUNK_FIRST 64u
 #define CHUNK_MAX (64u * 1024u)
@@ -34,7 +38,7 @@
 typedef struct rowchunk rowchunk;
 struct rowchunk {
     rowchunk *next;
-    const ph_rowblock *owner;
+    ph_rowblock *owner;
     size_t len, cap;
     unsigned char data[];
 };
@@ -45,7 +49,9 @@ struct ph_rowblock {
     uint32_t last_line;
     uint32_t part;          /* part index */
     ph_file *last_file;
-    size_t next_cap;        /* data bytes of the next chunk */
+    uint32_t next_cap;      /* data bytes of the next chunk or growth */
+    uint32_t cut;           /* its chunk was cut to size when another
+                               block took rows: it is not cut again */
 };
 
 void ph_rows_free(ph_profile *p)
@@ -53,11 +59,12 @@ void ph_rows_free(ph_profile *p)
     size_t i;
     for (i = 0; i < p->funcs.n && p->fx; i++) {
         ph_funcx *x = &p->fx[i];
-        /* blocks and chunks live in the profile's arena */
+        /* blocks live in the profile's arena, chunks in its row arena */
         free(x->blocks);
         x->blocks = NULL;
         x->nblocks = 0;
     }
+    p->row_top = NULL;
     for (i = 0; i < PH_ROW_SCRATCH; i++) {
         free(p->scratch[i]);
         p->scratch[i] = NULL;
@@ -108,27 +115,53 @@ static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
     return b;
 }
 
-/* Start a new chunk with room for at least need bytes. */
-static rowchunk *add_chunk(ph_profile *p, ph_rowblock *b, size_t need)
+/* Grow c, the newest chunk of the row arena, in place by step bytes or,
+ * when its arena block lacks that, by need; 1 when it grew. */
+static int grow_top(ph_profile *p, rowchunk *c, size_t step, size_t need)
 {
-    size_t cap = b->next_cap;
-    rowchunk *c;
-    if (cap < need)
-        cap = need;
+    unsigned char *end = c->data + c->cap;
+    if (ph_arena_grow_last(&p->row_arena, end, step))
+        c->cap += step;
+    else if (ph_arena_grow_last(&p->row_arena, end, need))
+        c->cap += need;
+    else
+        return 0;
+    return 1;
+}
+
+/* Room for need more bytes at the end of b's last chunk, which grows in
+ * place or is followed by a new one; returns that chunk. */
+static rowchunk *room_for(ph_profile *p, ph_rowblock *b, size_t need)
+{
+    rowchunk *c = b->last, *top = p->row_top;
+    size_t step = b->next_cap < need ? need : b->next_cap;
     if (b->next_cap < CHUNK_MAX - sizeof *c)
-        b->next_cap = (b->next_cap + sizeof *c) * 2 - sizeof *c;
-    /* From the arena, not malloc: a big profile has a million chunks,
+        b->next_cap = (b->next_cap + (uint32_t)sizeof *c) * 2 -
+                      (uint32_t)sizeof *c;
+    if (c && c == top && grow_top(p, c, step, need))
+        return c;
+    if (top && !top->owner->cut) {
+        /* the newest chunk is done: give back its slack; its block, if
+         * another one took rows in between, is not cut again */
+        ph_arena_shrink_last(&p->row_arena, top->data + top->cap,
+                             top->data + top->len);
+        top->cap = top->len;
+        if (top->owner != b)
+            top->owner->cut = 1;
+    }
+    /* From an arena, not malloc: a big profile has a million chunks,
      * never freed one by one, and malloc was a tenth of the load time. */
-    c = ph_arena_alloc_raw(&p->arena, sizeof *c + cap, alignof(rowchunk));
+    c = ph_arena_alloc_raw(&p->row_arena, sizeof *c + step, alignof(rowchunk));
     c->next = NULL;
     c->owner = b;
     c->len = 0;
-    c->cap = cap;
+    c->cap = step;
     if (b->last)
         b->last->next = c;
     else
         b->first = c;
     b->last = c;
+    p->row_top = c;
     return c;
 }
 
@@ -189,7 +222,7 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
     c = b->last;
     if (!c || c->cap - c->len < need)
-        c = add_chunk(p, b, need);
+        c = room_for(p, b, need);
     d = c->data + c->len;
     changed = file != b->last_file;
     d = ph_put_varint(d, ph_zigzag((int64_t)line - (int64_t)b->last_line) << 1 |

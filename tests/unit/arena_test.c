@@ -53,6 +53,28 @@ static void test_growth(void)
     CU_ASSERT_EQUAL(ph_arena_size(&a), 0);
 }
 
+/* The newest allocation grows in place while nothing follows it and its
+ * block has room, and gives back its tail to the next one. */
+static void test_grow_shrink_last(void)
+{
+    ph_arena a;
+    unsigned char *x, *y, *z;
+    ph_arena_init(&a);
+    x = ph_arena_alloc_raw(&a, 100, 8);
+    CU_ASSERT(ph_arena_grow_last(&a, x + 100, 50));
+    memset(x, 7, 150);
+    y = ph_arena_alloc_raw(&a, 16, 8);
+    CU_ASSERT_PTR_EQUAL(y, x + 152);        /* after the grown x, aligned */
+    CU_ASSERT(!ph_arena_grow_last(&a, x + 150, 10));   /* y follows x */
+    CU_ASSERT(!ph_arena_grow_last(&a, y + 16, PH_ARENA_FIRST_BLOCK));
+    ph_arena_shrink_last(&a, x + 150, x + 120);   /* not the newest: kept */
+    ph_arena_shrink_last(&a, y + 16, y + 4);
+    z = ph_arena_alloc_raw(&a, 8, 1);
+    CU_ASSERT_PTR_EQUAL(z, y + 4);
+    CU_ASSERT_EQUAL(x[149], 7);
+    ph_arena_free(&a);
+}
+
 static void test_mark_rewind(void)
 {
     ph_arena a;
@@ -102,6 +124,7 @@ void ph_test_register_arena(void)
     CU_pSuite s = CU_add_suite("arena", NULL, NULL);
     CU_add_test(s, "alignment and zeroing", test_alignment_and_zero);
     CU_add_test(s, "block growth", test_growth);
+    CU_add_test(s, "grow and shrink the newest", test_grow_shrink_last);
     CU_add_test(s, "mark and rewind", test_mark_rewind);
     CU_add_test(s, "profile alloc", test_profile_alloc);
 }

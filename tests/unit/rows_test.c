@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "ir_priv.h"   /* the row arena's size */
 #include "suites.h"
 
 /* Deterministic pseudo-random numbers (xorshift). */
@@ -194,6 +195,49 @@ static void test_compact(void)
     ph_profile_free(p);
 }
 
+/* Row chunks: a function whose rows come together has them in one chunk
+ * cut to size when the next function starts (about the bytes of its rows
+ * plus a header); rows of two functions that alternate still read back
+ * in order. */
+static void test_chunks_sequential_and_interleaved(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *f[2];
+    int64_t v[2] = { 3, 1 };
+    ph_row_iter it;
+    ph_row r;
+    uint32_t i, k, n;
+    char name[16];
+    ph_event_add(p, "Ir");
+    ph_event_add(p, "Dr");
+    for (i = 0; i < 100000; i++) {
+        snprintf(name, sizeof name, "f%u", i);
+        ph_func *g = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+        for (k = 0; k < 50; k++)   /* 5 bytes a row */
+            ph_row_add(p, g, NULL, 0, k + 1, NULL, v, 2);
+    }
+    /* 250 bytes of rows and a 32-byte header per function, plus the
+     * arena's last block; chunks of 64, 128, ... bytes took 3x that */
+    CU_ASSERT(ph_arena_size(&p->row_arena) <=
+              100000 * (250 + 40) + 2 * PH_ARENA_MAX_BLOCK);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 100000 * 50 * 3);
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "g%u", k);
+        f[k] = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+    }
+    for (i = 0; i < 30000; i++)
+        ph_row_add(p, f[i % 2], NULL, i, i + 1, NULL, v, 2);
+    for (k = 0; k < 2; k++) {
+        ph_row_iter_init(&it, p, f[k], NULL);
+        for (n = 0; ph_row_next(&it, &r); n++)
+            if (r.line != 2 * n + k + 1 || r.addr != 2 * n + k ||
+                r.cost[0] != 3)
+                break;
+        CU_ASSERT_EQUAL(n, 15000);
+    }
+    ph_profile_free(p);
+}
+
 /* A profile of 20000 events whose rows set one column: memory and time
  * follow the data, not the width. */
 static void test_sparse_wide(void)
@@ -276,5 +320,7 @@ void ph_test_register_rows(void)
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
     CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
+    CU_add_test(s, "chunks: sequential and interleaved",
+                test_chunks_sequential_and_interleaved);
     CU_add_test(s, "many parts", test_many_parts);
 }
