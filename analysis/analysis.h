@@ -454,7 +454,7 @@ typedef struct ph_diff_opts {
 enum { PH_DIFF_IN_BASE = 1, PH_DIFF_IN_NEW = 2 };
 
 typedef struct ph_diff_row {
-    char *name, *file, *object;
+    const char *name, *file, *object;  /* owned by the ph_diff */
     int status;          /* PH_DIFF_IN_BASE | PH_DIFF_IN_NEW */
     int64_t *bv;         /* base's real values (its nreal) */
     int64_t *nv;         /* new's real values (its nreal) */
@@ -472,6 +472,10 @@ typedef struct ph_diff {
     /* Each side's main program (object path) as the default rule found
      * it; NULL when none was found or another rule was asked for. */
     char *base_program, *new_program;
+    /* Private: the rows' names, each distinct one once, and their values
+     * (bv and nv of each row, side by side). */
+    ph_profile *strings;
+    int64_t *values;
 } ph_diff;
 
 /* Match base and new by the rule in o (self costs; derived events on each

@@ -9,21 +9,41 @@
 #include <string.h>
 
 #include "analysis_priv.h"
+#include "ir/hash.h"
 
-/* One side's contribution before matching. */
+/* One side's contribution before matching: its names as handles in the
+ * diff's string pool (d->strings), where each distinct name is kept once
+ * for both sides, and the parts of its match key. */
 typedef struct item {
-    char *key;              /* match key */
-    char *name, *file, *object;
-    int64_t *v;             /* side's nreal values */
+    ph_str name, file, object;
+    ph_str key[3];          /* name [, file [, object key]] by the rule */
 } item;
 
 typedef struct side {
     ph_profile *p;
+    ph_profile *pool;       /* the diff's strings */
     item *items;
+    int64_t *vals;          /* n rows of w values, one per item */
     size_t n, cap;
     size_t w;
     const char *program;    /* main program's object path, or NULL */
 } side;
+
+/* A new item; its values, zeroed, are at *v until the next add_item. */
+static item *add_item(side *s, int64_t **v)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 256;
+        s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
+        s->vals = ph_xrealloc(s->vals, (s->cap * s->w + 1) * sizeof *s->vals);
+    }
+    item *it = &s->items[s->n];
+    memset(it, 0, sizeof *it);
+    *v = s->vals + s->n * s->w;
+    memset(*v, 0, s->w * sizeof **v);
+    s->n++;
+    return it;
+}
 
 static char *xstrdup(const char *s)
 {
@@ -31,18 +51,6 @@ static char *xstrdup(const char *s)
     char *d = ph_xmalloc(n);
     memcpy(d, s, n);
     return d;
-}
-
-static item *add_item(side *s)
-{
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 256;
-        s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
-    }
-    item *it = &s->items[s->n++];
-    memset(it, 0, sizeof *it);
-    it->v = ph_xcalloc(s->w + 1, sizeof *it->v);
-    return it;
 }
 
 static const char *base_name(const char *path)
@@ -69,10 +77,11 @@ static const char *object_key(const side *s, const ph_diff_opts *o,
     return base_name(object);
 }
 
-static void set_names(item *it, const ph_diff_opts *o, const char *name,
-                      const char *file, const char *object, const char *okey)
+static void set_names(side *s, item *it, const ph_diff_opts *o,
+                      const char *name, const char *file, const char *object,
+                      const char *okey)
 {
-    char b1[4096], b2[4096], key[8192];
+    char b1[4096], b2[4096];
     if (o->by == PH_BY_FILE)  /* the name is a file's */
         name = ph_rename_apply(o->rename_file, o->nrename_file, name, b1,
                                sizeof b1);
@@ -81,22 +90,22 @@ static void set_names(item *it, const ph_diff_opts *o, const char *name,
                                sizeof b1);
     file = ph_rename_apply(o->rename_file, o->nrename_file, file, b2,
                            sizeof b2);
-    it->name = xstrdup(name);
-    it->file = xstrdup(file);
-    it->object = xstrdup(object);
+    it->name = ph_str_intern0(s->pool, name);
+    it->file = ph_str_intern0(s->pool, file);
+    it->object = ph_str_intern0(s->pool, object);
+    it->key[0] = it->name;
     switch (o->by == PH_BY_FUNCTION ? o->match : PH_MATCH_NAME) {
     case PH_MATCH_NAME:
-        snprintf(key, sizeof key, "%s", name);
         break;
     case PH_MATCH_NAME_FILE:
-        snprintf(key, sizeof key, "%s\x1f%s", name, file);
+        it->key[1] = it->file;
         break;
     case PH_MATCH_PROGRAM:
     case PH_MATCH_NAME_FILE_OBJECT:
-        snprintf(key, sizeof key, "%s\x1f%s\x1f%s", name, file, okey);
+        it->key[1] = it->file;
+        it->key[2] = ph_str_intern0(s->pool, okey);
         break;
     }
-    it->key = xstrdup(key);
 }
 
 static void collect_table(side *s, const ph_diff_opts *o)
@@ -110,17 +119,18 @@ static void collect_table(side *s, const ph_diff_opts *o)
     ph_table *t = ph_table_build(s->p, &to);
     for (size_t i = 0; i < t->count; i++) {
         const ph_entry *e = &t->entries[i];
-        item *it = add_item(s);
+        int64_t *v;
+        item *it = add_item(s, &v);
         /* Objects are compared by base name: two builds live in two
          * folders. */
         if (o->by == PH_BY_OBJECT)
-            set_names(it, o, base_name(e->name), "", "", "");
+            set_names(s, it, o, base_name(e->name), "", "", "");
         else
-            set_names(it, o, e->name, e->file,
+            set_names(s, it, o, e->name, e->file,
                       o->match == PH_MATCH_NAME_FILE_OBJECT
                           ? e->object : base_name(e->object),
                       object_key(s, o, e->object));
-        memcpy(it->v, e->self, s->w * sizeof *it->v);
+        memcpy(v, e->self, s->w * sizeof *v);
     }
     ph_table_free(t);
 }
@@ -134,16 +144,13 @@ static void collect_lines(side *s, const ph_diff_opts *o)
         ph_row_iter_init(&it, s->p, f, NULL);
         while (ph_row_next(&it, &r)) {
             char name[64];
+            int64_t *v;
             snprintf(name, sizeof name, "%u", r.line);
-            item *x = add_item(s);
-            set_names(x, o, name,
+            item *x = add_item(s, &v);
+            set_names(s, x, o, name,
                       r.file ? ph_str_get(s->p, r.file->name) : "", "", "");
-            free(x->key);
-            char key[8192];
-            snprintf(key, sizeof key, "%s:%s", x->file, x->name);
-            x->key = xstrdup(key);
-            for (size_t k = 0; k < s->w; k++)
-                x->v[k] = r.cost[k];
+            x->key[1] = x->file;    /* a line of one file */
+            memcpy(v, r.cost, s->w * sizeof *v);
         }
     }
 }
@@ -164,15 +171,13 @@ static void collect_paths(side *s, const ph_diff_opts *o)
         snprintf(path[i], len, "%s%s%s", up ? up : "", up ? ";" : "", fn);
         if (!nd->samples)
             continue;
-        item *x = add_item(s);
-        x->name = xstrdup(path[i]);
-        x->file = xstrdup("");
-        x->object = xstrdup("");
-        x->key = xstrdup(path[i]);
+        int64_t *v;
+        item *x = add_item(s, &v);
+        x->name = x->key[0] = ph_str_intern0(s->pool, path[i]);
         for (const ph_sample *sm = nd->samples; sm; sm = sm->next)
             for (size_t k = 0; k < s->w; k++)
                 if (!(ph_event_real(p, k)->flags & PH_EV_NONADDITIVE))
-                    x->v[k] += ph_sample_value(sm, k);
+                    v[k] += ph_sample_value(sm, k);
     }
     for (size_t i = 0; i < n; i++)
         free(path[i]);
@@ -190,25 +195,19 @@ static void collect(side *s, const ph_diff_opts *o)
         collect_table(s, o);
 }
 
-/* Open-addressing map from key to row index. */
+/* Open-addressing map from a match key (three string handles of the
+ * pool) to a row index. */
 typedef struct keymap {
-    const char **keys;
+    const ph_str **keys;
     size_t *rows;
     size_t cap;
 } keymap;
 
-static uint64_t hash_str(const char *s)
+static size_t *keymap_slot(keymap *m, const ph_str key[3])
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-static size_t *keymap_slot(keymap *m, const char *key)
-{
-    size_t i = hash_str(key) & (m->cap - 1);
-    while (m->keys[i] && strcmp(m->keys[i], key) != 0)
+    uint64_t h = ph_hash64(ph_hash64(ph_hash64(key[0]) ^ key[1]) ^ key[2]);
+    size_t i = h & (m->cap - 1);
+    while (m->keys[i] && memcmp(m->keys[i], key, 3 * sizeof *key) != 0)
         i = (i + 1) & (m->cap - 1);
     if (!m->keys[i]) {
         m->keys[i] = key;
@@ -219,14 +218,8 @@ static size_t *keymap_slot(keymap *m, const char *key)
 
 static void free_side(side *s)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->items[i].key);
-        free(s->items[i].name);
-        free(s->items[i].file);
-        free(s->items[i].object);
-        free(s->items[i].v);
-    }
     free(s->items);
+    free(s->vals);
 }
 
 static int builtin_wanted(const ph_diff *d, const char *name)
@@ -259,19 +252,6 @@ static void common_events(ph_diff *d)
     }
 }
 
-static ph_diff_row *add_row(ph_diff *d, size_t *cap)
-{
-    if (d->count == *cap) {
-        *cap = *cap ? *cap * 2 : 256;
-        d->rows = ph_xrealloc(d->rows, *cap * sizeof *d->rows);
-    }
-    ph_diff_row *r = &d->rows[d->count++];
-    memset(r, 0, sizeof *r);
-    r->bv = ph_xcalloc(d->bw + 1, sizeof *r->bv);
-    r->nv = ph_xcalloc(d->nw + 1, sizeof *r->nv);
-    return r;
-}
-
 ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
                        const ph_diff_opts *o)
 {
@@ -281,8 +261,10 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
     d->opts = *o;
     d->bw = ph_event_nreal(base);
     d->nw = ph_event_nreal(newp);
+    d->strings = ph_profile_new();
     common_events(d);
-    side b = {.p = base}, n = {.p = newp};
+    side b = {.p = base, .pool = d->strings}, n = {.p = newp,
+                                                   .pool = d->strings};
     if (o->by == PH_BY_FUNCTION && o->match == PH_MATCH_PROGRAM) {
         b.program = main_program(base);
         n.program = main_program(newp);
@@ -292,32 +274,52 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
     collect(&b, o);
     collect(&n, o);
 
+    /* Rows in the order their keys first appear, base first; then their
+     * values, in one block for each side. */
     keymap m;
     m.cap = 16;
     while (m.cap < 2 * (b.n + n.n) + 16)
         m.cap *= 2;
     m.keys = ph_xcalloc(m.cap, sizeof *m.keys);
     m.rows = ph_xcalloc(m.cap, sizeof *m.rows);
-    size_t cap = 0;
     side *sides[2] = {&b, &n};
+    size_t *row_of[2], cap = 0;
     for (int s = 0; s < 2; s++) {
+        row_of[s] = ph_xmalloc((sides[s]->n + 1) * sizeof *row_of[s]);
         for (size_t i = 0; i < sides[s]->n; i++) {
-            item *it = &sides[s]->items[i];
+            const item *it = &sides[s]->items[i];
             size_t *row = keymap_slot(&m, it->key);
             if (*row == (size_t)-1) {
                 *row = d->count;
-                ph_diff_row *r = add_row(d, &cap);
-                r->name = xstrdup(it->name);
-                r->file = xstrdup(it->file);
-                r->object = xstrdup(it->object);
+                if (d->count == cap) {
+                    cap = cap ? cap * 2 : 256;
+                    d->rows = ph_xrealloc(d->rows, cap * sizeof *d->rows);
+                }
+                ph_diff_row *r = &d->rows[d->count++];
+                memset(r, 0, sizeof *r);
+                r->name = ph_str_get(d->strings, it->name);
+                r->file = ph_str_get(d->strings, it->file);
+                r->object = ph_str_get(d->strings, it->object);
             }
-            ph_diff_row *r = &d->rows[*row];
-            r->status |= s == 0 ? PH_DIFF_IN_BASE : PH_DIFF_IN_NEW;
-            ph_vec_add(s == 0 ? r->bv : r->nv, it->v, sides[s]->w);
+            row_of[s][i] = *row;
         }
     }
     free(m.keys);
     free(m.rows);
+    d->values = ph_xcalloc(d->count * (d->bw + d->nw) + 1, sizeof *d->values);
+    for (size_t i = 0; i < d->count; i++) {
+        d->rows[i].bv = d->values + i * (d->bw + d->nw);
+        d->rows[i].nv = d->rows[i].bv + d->bw;
+    }
+    for (int s = 0; s < 2; s++) {
+        for (size_t i = 0; i < sides[s]->n; i++) {
+            ph_diff_row *r = &d->rows[row_of[s][i]];
+            r->status |= s == 0 ? PH_DIFF_IN_BASE : PH_DIFF_IN_NEW;
+            ph_vec_add(s == 0 ? r->bv : r->nv,
+                       sides[s]->vals + i * sides[s]->w, sides[s]->w);
+        }
+        free(row_of[s]);
+    }
     free_side(&b);
     free_side(&n);
 
@@ -394,13 +396,8 @@ void ph_diff_free(ph_diff *d)
 {
     if (!d)
         return;
-    for (size_t i = 0; i < d->count; i++) {
-        free(d->rows[i].name);
-        free(d->rows[i].file);
-        free(d->rows[i].object);
-        free(d->rows[i].bv);
-        free(d->rows[i].nv);
-    }
+    free(d->values);
+    ph_profile_free(d->strings);
     free(d->rows);
     free(d->bev);
     free(d->nev);
