@@ -206,7 +206,7 @@ static void print_fill(const cell *c, size_t room, FILE *out)
 void ph_grid_print_text(const ph_grid *g, FILE *out)
 {
     size_t *w = ph_xcalloc(g->ncols + 1, sizeof *w);
-    size_t used = 0, room = 0;
+    size_t used = 0, room = 0, last = 0;
     int first = 1;
     char buf[40];
 
@@ -229,18 +229,25 @@ void ph_grid_print_text(const ph_grid *g, FILE *out)
         }
         first = 0;
     }
+    for (size_t k = 0; k < g->ncols; k++)
+        if (g->cols[k].head)
+            last = k;
     for (size_t i = 0; i <= g->nrows; i++) {   /* the heading, then rows */
         first = 1;
         for (size_t k = 0; k < g->ncols; k++) {
             const ph_grid_col *c = &g->cols[k];
             const cell *x = i ? at(g, i - 1, k) : NULL;
+            const char *s = x ? cell_text(x, buf) : c->head;
             if (!c->head)
                 continue;
             fputs(first ? "" : c->sep ? c->sep : "  ", out);
             first = 0;
-            if (!(c->flags & PH_GRID_FILL))
-                fprintf(out, "%*s", (int)w[k], x ? cell_text(x, buf)
-                                                 : c->head);
+            if ((c->flags & PH_GRID_LEFT) && k == last)
+                fputs(s, out);
+            else if (c->flags & PH_GRID_LEFT)
+                fprintf(out, "%-*s", (int)w[k], s);
+            else if (!(c->flags & PH_GRID_FILL))
+                fprintf(out, "%*s", (int)w[k], s);
             else if (x)
                 print_fill(x, room, out);
             else

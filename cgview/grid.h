@@ -30,6 +30,8 @@ enum {
     /* Data: a string of space-separated words written as a flow list
      * (CSV keeps the string). */
     PH_GRID_WORDS = 1u << 2,
+    /* Text: left-aligned; the last column is not padded. */
+    PH_GRID_LEFT = 1u << 3,
 };
 
 typedef struct ph_grid_col {
