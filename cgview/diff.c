@@ -362,9 +362,11 @@ static void declare(const ph_diff *d, ph_grid *g, diff_cols *c)
     static const int widths[] = {13, 13, 13, 8, 6};
 
     c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name",
-                                                 .csv = "name", .csv_pos = 1 });
+                                                 .csv = "name",
+                                                 .csv_pos = 1 });
     c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file",
-                                                 .csv = "file", .csv_pos = 2 });
+                                                 .csv = "file",
+                                                 .csv_pos = 2 });
     c->object = ph_grid_add_col(g, &(ph_grid_col){ .key = "object",
                                                    .csv = "object",
                                                    .csv_pos = 3 });

@@ -384,7 +384,8 @@ void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
                                                .csv_pos = 3 });
     for (int incl = 0; incl < 2; incl++) {
         /* the group's own cell: {} when no event is shown */
-        c->cost[incl] = ph_grid_add_col(g, &(ph_grid_col){ .group = what[incl] });
+        c->cost[incl] = ph_grid_add_col(g,
+                                        &(ph_grid_col){ .group = what[incl] });
         for (size_t k = 0; k < ph_event_count(p); k++) {
             const ph_event *ev = ph_event_at(p, k);
             char csv[256];
