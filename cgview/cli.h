@@ -116,13 +116,13 @@ int ph_cli_check_options(const char *cmd, ph_profile *p,
                          size_t nkv);
 int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
                 char *const *kv, size_t nkv);
-/* After a writer ran on out (rc its result; err the message of a writer
- * that did not record it on out): print the drop warnings and commit, or
- * print the writer's error as "PATH: message" and leave nothing behind.
+/* After a writer ran on out (rc its result, its error recorded on out):
+ * print the drop warnings and commit, or print the writer's error as
+ * "PATH: message" and leave nothing behind.
  * Consumes out; returns PH_EXIT_OK or PH_EXIT_BAD.  ph_cli_save and draw
  * report through it alike. */
 int ph_cli_finish_output(const char *path, const char *format,
-                         ph_output *out, int rc, const char *err);
+                         ph_output *out, int rc);
 /* Print a writer's drop warnings: "profhub: warning: FMT: dropped N WHAT". */
 void ph_cli_print_drops(const char *format, const ph_output *out);
 

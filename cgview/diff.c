@@ -312,12 +312,11 @@ static const char *event_name(const ph_diff *d, size_t e)
 }
 
 static void print_text(const ph_diff *d, size_t ev, size_t shown,
-                       const opts *o)
+                       const opts *o, const ph_grid *g)
 {
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "call path"};
     char a[48], b[48], c[48], p[16], name[PH_REPORT_MAXW + 1];
-    size_t room = ph_report_width > 80 ? ph_report_width - 58 : 22;
 
     printf("base: %s (%s)\n", o->base, ph_profile_format(d->base)
                                            ? ph_profile_format(d->base) : "?");
@@ -343,42 +342,97 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
     }
     printf("\n%zu of %zu rows by |delta| of %s (- base only, + new only):\n",
            shown, d->count, event_name(d, ev));
-    printf("%13s %13s %13s %8s %6s  %s\n", "base", "new", "delta", "delta%",
-           "ratio", "name");
-    double tot = ph_diff_base_total(d, ev);
-    for (size_t i = 0; i < shown; i++) {
-        const ph_diff_row *r = &d->rows[i];
-        double bv = ph_diff_base_value(d, r, ev);
-        double nv = ph_diff_new_value(d, r, ev);
-        char ratio[16];
-        if (bv != 0)
-            snprintf(ratio, sizeof ratio, "%.2f", nv / bv);
-        else
-            snprintf(ratio, sizeof ratio, "-");
-        char mark = r->status == PH_DIFF_IN_BASE  ? '-'
-                    : r->status == PH_DIFF_IN_NEW ? '+'
-                                                  : ' ';
-        printf("%13s %13s %13s %8s %6s %c%s\n", ph_cli_number(a, bv, 1),
-               ph_cli_number(b, nv, 1), signed_num(c, nv - bv),
-               percent(p, nv - bv, tot), ratio, mark,
-               ph_report_fit(name, sizeof name, r->name, room));
-    }
+    ph_grid_print_text(g, stdout);
 }
 
-static void emit_values(ph_emit *em, const ph_diff *d, const ph_diff_row *r,
-                        int which)
+/* The columns of a row: name, file, object, then base, new and delta of
+ * every event as data (CSV: base_EV, new_EV, delta_EV event by event,
+ * after the status), status; in text, the sorting event's base, new,
+ * delta, delta%, ratio, then the mark and the name. */
+typedef struct diff_cols {
+    size_t name, file, object, status, value[3];
+    size_t text[5], mark, label;
+} diff_cols;
+
+static void declare(const ph_diff *d, ph_grid *g, diff_cols *c)
 {
-    ph_emit_map(em, 1);
-    for (size_t e = 0; e < d->nevents; e++) {
-        double bv = ph_diff_base_value(d, r, e);
-        double nv = ph_diff_new_value(d, r, e);
-        ph_emit_key(em, event_name(d, e));
-        ph_emit_num(em, which == 0 ? bv : which == 1 ? nv : nv - bv);
+    static const char *const what[] = {"base", "new", "delta"};
+    static const char *const heads[] = {"base", "new", "delta", "delta%",
+                                        "ratio"};
+    static const int widths[] = {13, 13, 13, 8, 6};
+
+    c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name",
+                                                 .csv = "name",
+                                                 .csv_pos = 1 });
+    c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file",
+                                                 .csv = "file",
+                                                 .csv_pos = 2 });
+    c->object = ph_grid_add_col(g, &(ph_grid_col){ .key = "object",
+                                                   .csv = "object",
+                                                   .csv_pos = 3 });
+    for (int k = 0; k < 3; k++) {
+        c->value[k] = ph_grid_add_col(g, &(ph_grid_col){ .group = what[k] });
+        for (size_t e = 0; e < d->nevents; e++) {
+            char h[160];
+            snprintf(h, sizeof h, "%s_%s", what[k], event_name(d, e));
+            ph_grid_add_col(g, &(ph_grid_col){
+                .key = event_name(d, e), .group = what[k], .csv = h,
+                .csv_pos = 5 + 3 * (int)e + k });
+        }
     }
-    ph_emit_end(em);
+    c->status = ph_grid_add_col(g, &(ph_grid_col){ .key = "status",
+                                                   .csv = "status",
+                                                   .csv_pos = 4 });
+    for (int k = 0; k < 5; k++)
+        c->text[k] = ph_grid_add_col(g, &(ph_grid_col){
+            .head = heads[k], .sep = " ", .width = widths[k],
+            .flags = PH_GRID_FIXED });
+    c->mark = ph_grid_add_col(g, &(ph_grid_col){ .head = "", .sep = " ",
+                                                 .width = 1,
+                                                 .flags = PH_GRID_FIXED });
+    /* one column past the width, as before the grid */
+    c->label = ph_grid_add_col(g, &(ph_grid_col){ .head = "name", .sep = "",
+                                                  .width = 22, .slack = 1,
+                                                  .flags = PH_GRID_FILL });
 }
 
-static int print_data(const ph_diff *d, size_t shown, const opts *o)
+static void add_row(const ph_diff *d, ph_grid *g, const diff_cols *c,
+                    const ph_diff_row *r, size_t ev)
+{
+    double tot = ph_diff_base_total(d, ev);
+    double bv = ph_diff_base_value(d, r, ev), nv = ph_diff_new_value(d, r, ev);
+    char a[48], b[48], x[48], p[16], ratio[16];
+
+    ph_grid_row(g);
+    ph_grid_str(g, c->name, r->name);
+    ph_grid_str(g, c->file, r->file);
+    ph_grid_str(g, c->object, r->object);
+    for (int k = 0; k < 3; k++) {
+        size_t col = c->value[k];
+        ph_grid_null(g, col++);
+        for (size_t e = 0; e < d->nevents; e++) {
+            double be = ph_diff_base_value(d, r, e);
+            double ne = ph_diff_new_value(d, r, e);
+            ph_grid_num(g, col++, k == 0 ? be : k == 1 ? ne : ne - be);
+        }
+    }
+    ph_grid_str(g, c->status, status_name(r->status));
+    if (bv != 0)
+        snprintf(ratio, sizeof ratio, "%.2f", nv / bv);
+    else
+        snprintf(ratio, sizeof ratio, "-");
+    ph_grid_text(g, c->text[0], ph_cli_number(a, bv, 1));
+    ph_grid_text(g, c->text[1], ph_cli_number(b, nv, 1));
+    ph_grid_text(g, c->text[2], signed_num(x, nv - bv));
+    ph_grid_text(g, c->text[3], percent(p, nv - bv, tot));
+    ph_grid_text(g, c->text[4], ratio);
+    ph_grid_text(g, c->mark, r->status == PH_DIFF_IN_BASE  ? "-"
+                             : r->status == PH_DIFF_IN_NEW ? "+"
+                                                           : " ");
+    ph_grid_text(g, c->label, r->name);
+}
+
+static int print_data(const ph_diff *d, const opts *o, const ph_grid *g)
 {
     ph_emit *em = ph_emit_new(stdout, o->fmt);
     ph_emit_map(em, 0);
@@ -428,61 +482,9 @@ static int print_data(const ph_diff *d, size_t shown, const opts *o)
     }
     ph_emit_end(em);
     ph_emit_key(em, "rows");
-    ph_emit_list(em, 0);
-    for (size_t i = 0; i < shown; i++) {
-        const ph_diff_row *r = &d->rows[i];
-        ph_emit_map(em, 0);
-        ph_emit_key(em, "name");
-        ph_emit_str(em, r->name);
-        ph_emit_key(em, "file");
-        ph_emit_str(em, r->file);
-        ph_emit_key(em, "object");
-        ph_emit_str(em, r->object);
-        ph_emit_key(em, "base");
-        emit_values(em, d, r, 0);
-        ph_emit_key(em, "new");
-        emit_values(em, d, r, 1);
-        ph_emit_key(em, "delta");
-        emit_values(em, d, r, 2);
-        ph_emit_key(em, "status");
-        ph_emit_str(em, status_name(r->status));
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
+    ph_grid_emit(g, em);
     ph_emit_end(em);
     return ph_emit_free(em) < 0 ? PH_EXIT_BAD : PH_EXIT_OK;
-}
-
-static void print_csv(const ph_diff *d, size_t shown)
-{
-    ph_csv_str(stdout, "name", 1);
-    ph_csv_str(stdout, "file", 0);
-    ph_csv_str(stdout, "object", 0);
-    ph_csv_str(stdout, "status", 0);
-    for (size_t e = 0; e < d->nevents; e++) {
-        char h[160];
-        static const char *const what[] = {"base", "new", "delta"};
-        for (int k = 0; k < 3; k++) {
-            snprintf(h, sizeof h, "%s_%s", what[k], event_name(d, e));
-            ph_csv_str(stdout, h, 0);
-        }
-    }
-    fputc('\n', stdout);
-    for (size_t i = 0; i < shown; i++) {
-        const ph_diff_row *r = &d->rows[i];
-        ph_csv_str(stdout, r->name, 1);
-        ph_csv_str(stdout, r->file, 0);
-        ph_csv_str(stdout, r->object, 0);
-        ph_csv_str(stdout, status_name(r->status), 0);
-        for (size_t e = 0; e < d->nevents; e++) {
-            double bv = ph_diff_base_value(d, r, e);
-            double nv = ph_diff_new_value(d, r, e);
-            ph_csv_num(stdout, bv, 0);
-            ph_csv_num(stdout, nv, 0);
-            ph_csv_num(stdout, nv - bv, 0);
-        }
-        fputc('\n', stdout);
-    }
 }
 
 /* Evaluate the --fail-if rules; print the first that holds.  Returns 1
@@ -608,13 +610,19 @@ int ph_cmd_diff(int argc, char **argv)
     } else {
         ph_diff_sort(d, ev);
         size_t shown = rows_shown(d, ev, &o);
+        ph_grid *g = ph_grid_new(0);
+        diff_cols cols;
+        declare(d, g, &cols);
+        for (size_t i = 0; i < shown; i++)
+            add_row(d, g, &cols, &d->rows[i], ev);
         rc = PH_EXIT_OK;
         if (o.fmt == PH_REPORT_TEXT)
-            print_text(d, ev, shown, &o);
+            print_text(d, ev, shown, &o, g);
         else if (o.fmt == PH_REPORT_CSV)
-            print_csv(d, shown);
+            ph_grid_print_csv(g, stdout);
         else
-            rc = print_data(d, shown, &o);
+            rc = print_data(d, &o, g);
+        ph_grid_free(g);
         int gate = rc == PH_EXIT_OK ? check_rules(d, &o) : 0;
         if (gate < 0)
             rc = PH_EXIT_USAGE;

@@ -184,10 +184,8 @@ static int draw(int kind, opts *o)
         ph_output_set_option(out, o->kv[i], eq + 1);
         *eq = '=';
     }
-    err[0] = '\0';
     rc = ph_cli_finish_output(o->out, "svg", out,
-                              ph_svg_draw((ph_picture)kind, p, base, out,
-                                          err, sizeof err), err);
+                              ph_svg_draw((ph_picture)kind, p, base, out));
 done:
     if (p)
         ph_profile_free(p);

@@ -3,7 +3,8 @@
  * JSON, as YAML through libyaml's emitter, or as CSV rows "key,value" (a
  * header line, then one row per scalar named by its path of keys and
  * 0-based list indexes: "events.0.name,Ir"; null is an empty field); and
- * CSV fields for the reports that are tables.  Only cgview/ uses it.
+ * CSV fields for the reports that are tables (grid.h writes the tables
+ * built on it).  Only cgview/ uses it.
  *
  * Usage: e = ph_emit_new(stdout, PH_REPORT_JSON); ph_emit_map(e, 0);
  * ph_emit_key(e, "name"); ph_emit_str(e, "main"); ... ph_emit_end(e);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cgview/emit.h"
+#include "cgview/grid.h"
 
 static const char usage[] =
     "Usage: profhub formats [--format text|csv|json|yaml]\n"
@@ -61,91 +61,69 @@ static size_t collect(entry **out)
     return n;
 }
 
-/* The space-separated extensions as a list. */
-static void emit_extensions(ph_emit *em, const char *w)
+/* One row a format: name, description, read and write (true/false; text
+ * says yes or -), extensions (a list in JSON/YAML, the words in CSV and
+ * text).  Text puts the description last. */
+static ph_grid *build(const entry *e, size_t n)
 {
-    ph_emit_list(em, 1);
-    while (w && *w) {
-        size_t n = strcspn(w, " ");
-        char buf[128];
-        if (n > 0 && n < sizeof buf) {
-            memcpy(buf, w, n);
-            buf[n] = '\0';
-            ph_emit_str(em, buf);
-        }
-        w += n;
-        w += strspn(w, " ");
-    }
-    ph_emit_end(em);
-}
+    ph_grid *g = ph_grid_new(1);
+    size_t name = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "name", .csv = "name", .head = "FORMAT", .width = 6,
+        .flags = PH_GRID_LEFT });
+    size_t desc = ph_grid_add_col(g, &(ph_grid_col){ .key = "description",
+                                                     .csv = "description" });
+    size_t rd = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "read", .csv = "read", .head = "READ", .width = 4,
+        .flags = PH_GRID_LEFT | PH_GRID_FIXED });
+    size_t wr = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "write", .csv = "write", .head = "WRITE", .width = 5,
+        .flags = PH_GRID_LEFT | PH_GRID_FIXED });
+    size_t ext = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "extensions", .csv = "extensions", .head = "EXTENSIONS",
+        .width = 10, .flags = PH_GRID_LEFT | PH_GRID_WORDS });
+    size_t desc_text = ph_grid_add_col(g, &(ph_grid_col){
+        .head = "DESCRIPTION", .flags = PH_GRID_LEFT });
 
-/* JSON and YAML through the report emitter. */
-static int print_data(const entry *e, size_t n, ph_report_format fmt)
-{
-    ph_emit *em = ph_emit_new(stdout, fmt);
-
-    ph_emit_list(em, 0);
     for (size_t i = 0; i < n; i++) {
-        ph_emit_map(em, 1);
-        ph_emit_key(em, "name");
-        ph_emit_str(em, e[i].name);
-        ph_emit_key(em, "description");
-        ph_emit_str(em, e[i].description);
-        ph_emit_key(em, "read");
-        ph_emit_bool(em, e[i].read);
-        ph_emit_key(em, "write");
-        ph_emit_bool(em, e[i].write);
-        ph_emit_key(em, "extensions");
-        emit_extensions(em, e[i].extensions);
-        ph_emit_end(em);
+        const char *x = e[i].extensions ? e[i].extensions : "";
+        ph_grid_row(g);
+        ph_grid_str(g, name, e[i].name);
+        ph_grid_str(g, desc, e[i].description);
+        ph_grid_bool(g, rd, e[i].read);
+        ph_grid_text(g, rd, e[i].read ? "yes" : "-");
+        ph_grid_bool(g, wr, e[i].write);
+        ph_grid_text(g, wr, e[i].write ? "yes" : "-");
+        ph_grid_str(g, ext, x);
+        if (!*x)
+            ph_grid_text(g, ext, "-");
+        ph_grid_text(g, desc_text, e[i].description ? e[i].description : "");
     }
-    ph_emit_end(em);
-    if (ph_emit_free(em) < 0) {
-        ph_cli_error("cannot write the list");
-        return PH_EXIT_BAD;
-    }
-    return PH_EXIT_OK;
+    return g;
 }
 
-/* A table, one format a line; read and write say true or false, as the
- * JSON does. */
-static void print_csv(const entry *e, size_t n)
+/* The rows in the format asked for. */
+static int print(const entry *e, size_t n, ph_report_format fmt)
 {
-    puts("name,description,read,write,extensions");
-    for (size_t i = 0; i < n; i++) {
-        ph_csv_str(stdout, e[i].name, 1);
-        ph_csv_str(stdout, e[i].description, 0);
-        ph_csv_str(stdout, e[i].read ? "true" : "false", 0);
-        ph_csv_str(stdout, e[i].write ? "true" : "false", 0);
-        ph_csv_str(stdout, e[i].extensions, 0);
-        putchar('\n');
-    }
-}
+    ph_grid *g = build(e, n);
+    ph_emit *em;
+    int rc = PH_EXIT_OK;
 
-static void print_text(const entry *e, size_t n)
-{
-    int wname = 6, wext = 10;
-    size_t i;
-
-    if (n == 0) {
+    if (fmt == PH_REPORT_TEXT && n == 0) {
         puts("no formats are registered in this build");
-        return;
+    } else if (fmt == PH_REPORT_TEXT) {
+        ph_grid_print_text(g, stdout);
+    } else if (fmt == PH_REPORT_CSV) {
+        ph_grid_print_csv(g, stdout);
+    } else {
+        em = ph_emit_new(stdout, fmt);
+        ph_grid_emit(g, em);
+        if (ph_emit_free(em) < 0) {
+            ph_cli_error("cannot write the list");
+            rc = PH_EXIT_BAD;
+        }
     }
-    for (i = 0; i < n; i++) {
-        int a = (int)strlen(e[i].name);
-        int b = e[i].extensions ? (int)strlen(e[i].extensions) : 0;
-        if (a > wname)
-            wname = a;
-        if (b > wext)
-            wext = b;
-    }
-    printf("%-*s  %-4s  %-5s  %-*s  %s\n", wname, "FORMAT", "READ", "WRITE",
-           wext, "EXTENSIONS", "DESCRIPTION");
-    for (i = 0; i < n; i++)
-        printf("%-*s  %-4s  %-5s  %-*s  %s\n", wname, e[i].name,
-               e[i].read ? "yes" : "-", e[i].write ? "yes" : "-", wext,
-               e[i].extensions && *e[i].extensions ? e[i].extensions : "-",
-               e[i].description ? e[i].description : "");
+    ph_grid_free(g);
+    return rc;
 }
 
 int ph_cmd_formats(int argc, char **argv)
@@ -181,13 +159,7 @@ int ph_cmd_formats(int argc, char **argv)
         return ph_cli_usage_error("formats", "unexpected argument \"%s\"",
                                   argv[optind]);
     n = collect(&e);
-    c = PH_EXIT_OK;
-    if (fmt == PH_REPORT_JSON || fmt == PH_REPORT_YAML)
-        c = print_data(e, n, fmt);
-    else if (fmt == PH_REPORT_CSV)
-        print_csv(e, n);
-    else
-        print_text(e, n);
+    c = print(e, n, fmt);
     free(e);
     return c;
 }

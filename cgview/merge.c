@@ -171,42 +171,53 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
     ph_qsort(rows, n, sizeof *rows, cmp_rows);
     size_t shown = o->top && o->top < n ? o->top : n;
     int rc = PH_EXIT_OK;
+    /* The rows once: name, file, object, then min, max, mean, stddev and
+     * imbalance (text: with separators, imbalance in percent, the name
+     * last). */
+    static const char *const stat[] = {"min", "max", "mean", "stddev"};
+    ph_grid *g = ph_grid_new(1);
+    size_t name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name",
+                                                     .csv = "name" });
+    size_t file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file",
+                                                     .csv = "file" });
+    size_t obj = ph_grid_add_col(g, &(ph_grid_col){ .key = "object",
+                                                    .csv = "object" });
+    size_t col[4];
+    for (int k = 0; k < 4; k++)
+        col[k] = ph_grid_add_col(g, &(ph_grid_col){
+            .key = stat[k], .csv = stat[k], .head = stat[k], .sep = " ",
+            .width = 12, .flags = PH_GRID_FIXED });
+    size_t imb = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "imbalance", .csv = "imbalance", .head = "imbal", .sep = " ",
+        .width = 6, .flags = PH_GRID_FIXED });
+    /* four columns past the width, as before the grid */
+    size_t fn = ph_grid_add_col(g, &(ph_grid_col){
+        .head = "function", .width = 24, .slack = 4,
+        .flags = PH_GRID_FILL });
+    for (size_t i = 0; i < shown; i++) {
+        const stat_row *r = &rows[i];
+        const double v[4] = {r->min, r->max, r->mean, r->sd};
+        char buf[48];
+        ph_grid_row(g);
+        ph_grid_str(g, name, ph_str_get(dst, r->f->name));
+        ph_grid_str(g, file, r->f->file ? ph_str_get(dst, r->f->file->name)
+                                        : "");
+        ph_grid_str(g, obj, r->f->object
+                                ? ph_str_get(dst, r->f->object->name) : "");
+        for (int k = 0; k < 4; k++) {
+            ph_grid_num(g, col[k], v[k]);
+            ph_grid_text(g, col[k], ph_cli_number(buf, v[k], 1));
+        }
+        ph_grid_num(g, imb, r->imbalance);
+        snprintf(buf, sizeof buf, "%5.1f%%", r->imbalance * 100.0);
+        ph_grid_text(g, imb, buf);
+        ph_grid_text(g, fn, ph_str_get(dst, r->f->name));
+    }
     if (o->fmt == PH_REPORT_TEXT) {
-        char a[48], b[48], c[48], d[48], name[PH_REPORT_MAXW + 1];
-        size_t room = ph_report_width > 80 ? ph_report_width - 56 : 24;
         printf("self %s across %zu %s\n", event, s->ncols, across);
-        printf("%12s %12s %12s %12s %6s  %s\n", "min", "max", "mean",
-               "stddev", "imbal", "function");
-        for (size_t i = 0; i < shown; i++) {
-            const stat_row *r = &rows[i];
-            printf("%12s %12s %12s %12s %5.1f%%  %s\n",
-                   ph_cli_number(a, r->min, 1), ph_cli_number(b, r->max, 1),
-                   ph_cli_number(c, r->mean, 1), ph_cli_number(d, r->sd, 1),
-                   r->imbalance * 100.0,
-                   ph_report_fit(name, sizeof name,
-                                 ph_str_get(dst, r->f->name), room));
-        }
+        ph_grid_print_text(g, stdout);
     } else if (o->fmt == PH_REPORT_CSV) {
-        static const char *const h[] = {"name", "file", "object", "min",
-                                        "max", "mean", "stddev", "imbalance"};
-        for (int k = 0; k < 8; k++)
-            ph_csv_str(stdout, h[k], k == 0);
-        fputc('\n', stdout);
-        for (size_t i = 0; i < shown; i++) {
-            const stat_row *r = &rows[i];
-            ph_csv_str(stdout, ph_str_get(dst, r->f->name), 1);
-            ph_csv_str(stdout, r->f->file ? ph_str_get(dst, r->f->file->name)
-                                          : "", 0);
-            ph_csv_str(stdout, r->f->object
-                                   ? ph_str_get(dst, r->f->object->name) : "",
-                       0);
-            ph_csv_num(stdout, r->min, 0);
-            ph_csv_num(stdout, r->max, 0);
-            ph_csv_num(stdout, r->mean, 0);
-            ph_csv_num(stdout, r->sd, 0);
-            ph_csv_num(stdout, r->imbalance, 0);
-            fputc('\n', stdout);
-        }
+        ph_grid_print_csv(g, stdout);
     } else {
         ph_emit *em = ph_emit_new(stdout, o->fmt);
         ph_emit_map(em, 0);
@@ -217,35 +228,12 @@ static int print_stats(ph_profile *dst, const stats *s, const opts *o,
         ph_emit_key(em, "columns");
         ph_emit_uint(em, s->ncols);
         ph_emit_key(em, "functions");
-        ph_emit_list(em, 0);
-        for (size_t i = 0; i < shown; i++) {
-            const stat_row *r = &rows[i];
-            ph_emit_map(em, 1);
-            ph_emit_key(em, "name");
-            ph_emit_str(em, ph_str_get(dst, r->f->name));
-            ph_emit_key(em, "file");
-            ph_emit_str(em, r->f->file ? ph_str_get(dst, r->f->file->name)
-                                       : "");
-            ph_emit_key(em, "object");
-            ph_emit_str(em, r->f->object ? ph_str_get(dst, r->f->object->name)
-                                         : "");
-            ph_emit_key(em, "min");
-            ph_emit_num(em, r->min);
-            ph_emit_key(em, "max");
-            ph_emit_num(em, r->max);
-            ph_emit_key(em, "mean");
-            ph_emit_num(em, r->mean);
-            ph_emit_key(em, "stddev");
-            ph_emit_num(em, r->sd);
-            ph_emit_key(em, "imbalance");
-            ph_emit_num(em, r->imbalance);
-            ph_emit_end(em);
-        }
-        ph_emit_end(em);
+        ph_grid_emit(g, em);
         ph_emit_end(em);
         if (ph_emit_free(em) < 0)
             rc = PH_EXIT_BAD;
     }
+    ph_grid_free(g);
     free(rows);
     return rc;
 }

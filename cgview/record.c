@@ -274,9 +274,7 @@ static int convert(const char *exp, const char *out, const ph_format *w)
         ph_profile_free(p);
         return -1;
     }
-    err[0] = '\0';
-    int rc = ph_cli_finish_output(out, w->name, o,
-                                  w->write(p, o, err, sizeof err), err);
+    int rc = ph_cli_finish_output(out, w->name, o, w->write(p, o));
     ph_profile_free(p);
     return rc == PH_EXIT_OK ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include "analysis/analysis.h"
 #include "cgview/cli.h"
 #include "cgview/emit.h"
+#include "cgview/grid.h"
 
 /* Text reports fit ph_report_width columns: --width N / -w N, else
  * $COLUMNS, else the terminal's width when stdout is one, else no limit
@@ -101,6 +102,15 @@ int ph_report_disasm(ph_report *r);
  * inclusive, calls, cycle) without its closing. */
 void ph_report_emit_head(ph_report *r, ph_emit *e);
 void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en);
+/* That function object as a row of a grid (the summary table's rows):
+ * ph_report_entry_cols declares its columns, ph_report_entry_row adds
+ * one entry's row. */
+typedef struct ph_entry_cols {
+    size_t name, file, object, cost[2], calls, cycle;  /* cost: self, incl */
+} ph_entry_cols;
+void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c);
+void ph_report_entry_row(const ph_report *r, ph_grid *g,
+                         const ph_entry_cols *c, const ph_entry *en);
 /* A flow map of every shown event's value for the real values v. */
 void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */

@@ -366,28 +366,87 @@ void ph_report_emit_head(ph_report *r, ph_emit *e)
     ph_report_emit_costs(r, e, r->table->totals);
 }
 
+/* The function row: name, file, object, self and inclusive of every
+ * shown event, calls and cycle; CSV puts calls and cycle before the
+ * costs and names the costs self_EV and incl_EV. */
+void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
+{
+    static const char *const what[] = { "self", "inclusive" };
+    static const char *const prefix[] = { "self", "incl" };
+    const ph_profile *p = r->p;
+
+    c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name", .csv = "name",
+                                             .csv_pos = 1 });
+    c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file", .csv = "file",
+                                             .csv_pos = 2 });
+    c->object = ph_grid_add_col(g, &(ph_grid_col){ .key = "object",
+                                               .csv = "object",
+                                               .csv_pos = 3 });
+    for (int incl = 0; incl < 2; incl++) {
+        /* the group's own cell: {} when no event is shown */
+        c->cost[incl] = ph_grid_add_col(g,
+                                        &(ph_grid_col){ .group = what[incl] });
+        for (size_t k = 0; k < ph_event_count(p); k++) {
+            const ph_event *ev = ph_event_at(p, k);
+            char csv[256];
+            if (!event_shown(ev))
+                continue;
+            snprintf(csv, sizeof csv, "%s_%s", prefix[incl],
+                     ph_str_get(p, ev->name));
+            ph_grid_add_col(g, &(ph_grid_col){ .key = ph_str_get(p, ev->name),
+                                           .group = what[incl], .csv = csv,
+                                           .csv_pos = 6 + incl });
+        }
+    }
+    c->calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls",
+                                              .csv = "calls", .csv_pos = 4 });
+    c->cycle = ph_grid_add_col(g, &(ph_grid_col){ .key = "cycle",
+                                              .csv = "cycle", .csv_pos = 5 });
+}
+
+/* Every shown event's value of v into the group from col on. */
+static void cost_cells(const ph_report *r, ph_grid *g, size_t col,
+                       const int64_t *v)
+{
+    ph_grid_null(g, col++);
+    for (size_t k = 0; k < ph_event_count(r->p); k++) {
+        const ph_event *ev = ph_event_at(r->p, k);
+        if (!event_shown(ev))
+            continue;
+        if (ev->flags & PH_EV_DERIVED)
+            ph_grid_num(g, col++, ph_event_eval(r->p, ev, v));
+        else
+            ph_grid_int(g, col++, v[ev->slot]);
+    }
+}
+
+void ph_report_entry_row(const ph_report *r, ph_grid *g,
+                         const ph_entry_cols *c, const ph_entry *en)
+{
+    ph_grid_row(g);
+    ph_grid_str(g, c->name, en->name);
+    ph_grid_str(g, c->file, en->file && en->file[0] ? en->file : NULL);
+    ph_grid_str(g, c->object, en->object && en->object[0] ? en->object
+                                                           : NULL);
+    cost_cells(r, g, c->cost[0], en->self);
+    if (en->has_incl)
+        cost_cells(r, g, c->cost[1], en->incl);
+    ph_grid_uint(g, c->calls, en->calls);
+    if (en->cycle)
+        ph_grid_uint(g, c->cycle, en->cycle);
+    else
+        ph_grid_null(g, c->cycle);
+}
+
 void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
 {
-    ph_emit_key(e, "name");
-    ph_emit_str(e, en->name);
-    ph_emit_key(e, "file");
-    ph_emit_str(e, en->file && en->file[0] ? en->file : NULL);
-    ph_emit_key(e, "object");
-    ph_emit_str(e, en->object && en->object[0] ? en->object : NULL);
-    ph_emit_key(e, "self");
-    ph_report_emit_costs(r, e, en->self);
-    ph_emit_key(e, "inclusive");
-    if (en->has_incl)
-        ph_report_emit_costs(r, e, en->incl);
-    else
-        ph_emit_null(e);
-    ph_emit_key(e, "calls");
-    ph_emit_uint(e, en->calls);
-    ph_emit_key(e, "cycle");
-    if (en->cycle)
-        ph_emit_uint(e, en->cycle);
-    else
-        ph_emit_null(e);
+    ph_grid *g = ph_grid_new(0);
+    ph_entry_cols c;
+
+    ph_report_entry_cols(r, g, &c);
+    ph_report_entry_row(r, g, &c, en);
+    ph_grid_emit_row(g, e, 0);
+    ph_grid_free(g);
 }
 
 ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns)

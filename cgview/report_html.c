@@ -314,8 +314,7 @@ static int diff_section(ph_output *out, ph_profile *base, ph_profile *p,
 static int picture(ph_output *out, ph_picture kind, ph_profile *p,
                    ph_profile *base, const char *path)
 {
-    char err[1024] = "";
-    if (ph_svg_draw(kind, p, base, out, err, sizeof err) < 0) {
+    if (ph_svg_draw(kind, p, base, out) < 0) {
         ph_cli_file_error(path, "%s", ph_output_error(out));
         return -1;
     }
@@ -408,7 +407,7 @@ int ph_cmd_report(int argc, char **argv)
         ph_output_abort(out);   /* the message is printed */
         goto done;
     }
-    rc = ph_cli_finish_output(o.out, "report", out, 0, NULL);
+    rc = ph_cli_finish_output(o.out, "report", out, 0);
 done:
     if (p)
         ph_profile_free(p);

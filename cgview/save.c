@@ -99,15 +99,14 @@ int ph_cli_check_options(const char *cmd, ph_profile *p,
 }
 
 int ph_cli_finish_output(const char *path, const char *format,
-                         ph_output *out, int rc, const char *err)
+                         ph_output *out, int rc)
 {
     char msg[1024];
 
-    /* A writer records its error on out; one that still fills err only
-     * gets it recorded here, so commit below reports both alike. */
+    /* A writer records its error on out; commit below reports it.  One
+     * that failed without a word still leaves nothing behind. */
     if (rc < 0 && !ph_output_error(out))
-        ph_output_error_set(out, "%s", err && err[0] ? err
-                                                    : "cannot be written");
+        ph_output_error_set(out, "cannot be written");
     if (rc == 0) {
         ph_cli_print_drops(format, out);
         if (strcmp(path, "-") == 0)
@@ -140,7 +139,6 @@ int ph_cli_save(ph_profile *p, const ph_format *writer, const char *path,
         key[n] = '\0';
         ph_output_set_option(out, key, eq + 1);
     }
-    err[0] = '\0';
     return ph_cli_finish_output(path, writer->name, out,
-                                writer->write(p, out, err, sizeof err), err);
+                                writer->write(p, out));
 }

@@ -260,8 +260,7 @@ static void report_drops(cg_writer *w, size_t nderived, size_t nnonadd)
                        "instruction addresses (cachegrind keeps lines only)");
 }
 
-int ph_cachegrind_write(const ph_profile *p, ph_output *out, char *err,
-                        size_t errsize)
+int ph_cachegrind_write(const ph_profile *p, ph_output *out)
 {
     cg_writer w;
     memset(&w, 0, sizeof w);

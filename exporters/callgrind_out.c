@@ -437,8 +437,7 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
     put_costs(w, tot, w->nreal);
 }
 
-int ph_callgrind_write(const ph_profile *p, ph_output *out, char *err,
-                       size_t errsize)
+int ph_callgrind_write(const ph_profile *p, ph_output *out)
 {
     cgw w;
     size_t i, nparts;

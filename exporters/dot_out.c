@@ -134,7 +134,7 @@ static void put_label_text(ph_output *out, const char *s)
     }
 }
 
-int ph_dot_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_dot_write(const ph_profile *p, ph_output *out)
 {
     size_t ne, nf = ph_func_count(p);
     ph_event **evs = ph_out_events(p, out, &ne);

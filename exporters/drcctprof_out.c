@@ -360,8 +360,7 @@ static void write_samples(writer *w, ph_output *out)
                        "merged into one (the format has no threads)");
 }
 
-int ph_drcctprof_write(const ph_profile *p, ph_output *out, char *err,
-                       size_t errsize)
+int ph_drcctprof_write(const ph_profile *p, ph_output *out)
 {
     writer w;
     memset(&w, 0, sizeof w);
@@ -391,7 +390,5 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out, char *err,
     ob.out = out;
     drcctprof__profile__profile__pack_to_buffer(&w.pb, &ob.base);
     free_writer(&w);
-    (void)err;
-    (void)errsize;
     return 0;
 }

@@ -6,8 +6,7 @@
 #include "ir/format.h"
 
 #define PH_DECLARE_EXPORTER(name)                                        \
-    int ph_##name##_write(const ph_profile *p, ph_output *out, char *err,      \
-                          size_t errsize)
+    int ph_##name##_write(const ph_profile *p, ph_output *out)
 
 /* One line per format, in registry order. */
 

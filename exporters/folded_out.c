@@ -40,7 +40,7 @@ static size_t put_name(ph_output *out, const char *s, size_t n)
     return fixed;
 }
 
-int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_folded_write(const ph_profile *p, ph_output *out)
 {
     const ph_stacks *st = ph_stacks_of(p);
     size_t ne;
@@ -95,8 +95,9 @@ int ph_folded_write(const ph_profile *p, ph_output *out, char *err, size_t errsi
     }
     if (!written) {
         /* An empty file is no profile to any reader (ours included). */
-        snprintf(err, errsize, "the profile has no stack with a nonzero "
-                 "'%s' (an empty folded file would be no profile)", evname);
+        ph_output_error_set(out, "the profile has no stack with a nonzero "
+                            "'%s' (an empty folded file would be no "
+                            "profile)", evname);
         free(path);
         free(sum);
         free(evs);

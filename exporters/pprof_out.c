@@ -382,7 +382,7 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->tab.by_str);
 }
 
-int ph_pprof_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_pprof_write(const ph_profile *p, ph_output *out)
 {
     writer w;
     PbProfile pb;
@@ -465,7 +465,5 @@ int ph_pprof_write(const ph_profile *p, ph_output *out, char *err, size_t errsiz
     perftools__profiles__profile__pack_to_buffer(&pb, &ob.base);
     free_writer(&w, &pb);
     free(evs);
-    (void)err;
-    (void)errsize;
     return 0;
 }

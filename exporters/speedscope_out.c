@@ -92,8 +92,7 @@ static void write_frames(const ph_profile *p, ph_output *out, const ph_stacks *s
     free(index);
 }
 
-int ph_speedscope_write(const ph_profile *p, ph_output *out, char *err,
-                        size_t errsize)
+int ph_speedscope_write(const ph_profile *p, ph_output *out)
 {
     const ph_stacks *st = ph_stacks_of(p);
     size_t ne;

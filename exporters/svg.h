@@ -34,8 +34,8 @@ typedef enum ph_picture {
 int ph_picture_find(const char *name);
 
 /* Draw picture kind of p (and base, for PH_PICTURE_DIFF only; else NULL)
- * into out.  0 on success; -1 with a message in err. */
+ * into out.  0 on success; -1 with the error recorded on out. */
 int ph_svg_draw(ph_picture kind, const ph_profile *p, const ph_profile *base,
-                ph_output *out, char *err, size_t errsize);
+                ph_output *out);
 
 #endif /* PH_SVG_H */

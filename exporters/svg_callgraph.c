@@ -146,9 +146,10 @@ static void write_nodes(cgraph *g)
     }
 }
 
-/* Run dot on the DOT file, its SVG into svg_path.  -1 with err set. */
-static int run_dot(const char *dot_path, const char *svg_path, char *err,
-                   size_t errsize)
+/* Run dot on the DOT file, its SVG into svg_path.  -1 with the error
+ * recorded on out. */
+static int run_dot(const char *dot_path, const char *svg_path,
+                   ph_output *out)
 {
     const char *prog = getenv("PROFHUB_DOT");
     if (!prog || !*prog)
@@ -162,37 +163,37 @@ static int run_dot(const char *dot_path, const char *svg_path, char *err,
     int rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
-        snprintf(err, errsize, "cannot run Graphviz's \"%s\" (%s): the "
-                 "callgraph picture needs Graphviz (Debian: apt-get install "
-                 "graphviz)", prog, strerror(rc));
+        ph_output_error_set(out, "cannot run Graphviz's \"%s\" (%s): the "
+                            "callgraph picture needs Graphviz (Debian: "
+                            "apt-get install graphviz)", prog, strerror(rc));
         return -1;
     }
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
-            snprintf(err, errsize, "waiting for \"%s\": %s", prog,
-                     strerror(errno));
+            ph_output_error_set(out, "waiting for \"%s\": %s", prog,
+                                strerror(errno));
             return -1;
         }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(err, errsize, "Graphviz's \"%s\" failed (%s %d): the "
-                 "callgraph picture needs Graphviz (Debian: apt-get install "
-                 "graphviz)", prog, WIFEXITED(status) ? "exit status" :
-                 "signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-                 WTERMSIG(status));
+        ph_output_error_set(out, "Graphviz's \"%s\" failed (%s %d): the "
+                            "callgraph picture needs Graphviz (Debian: "
+                            "apt-get install graphviz)", prog,
+                            WIFEXITED(status) ? "exit status" : "signal",
+                            WIFEXITED(status) ? WEXITSTATUS(status)
+                                              : WTERMSIG(status));
         return -1;
     }
     return 0;
 }
 
 /* Copy dot's SVG from its <svg> on (our own prolog unless embedded). */
-static int copy_svg(const char *path, const ph_svg_opts *o, ph_output *out,
-                    char *err, size_t errsize)
+static int copy_svg(const char *path, const ph_svg_opts *o, ph_output *out)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errsize, "cannot read dot's output: %s",
-                 strerror(errno));
+        ph_output_error_set(out, "cannot read dot's output: %s",
+                            strerror(errno));
         return -1;
     }
     char buf[65536];
@@ -214,13 +215,13 @@ static int copy_svg(const char *path, const ph_svg_opts *o, ph_output *out,
     }
     fclose(f);
     if (!started) {
-        snprintf(err, errsize, "dot wrote no SVG");
+        ph_output_error_set(out, "dot wrote no SVG");
         return -1;
     }
     return 0;
 }
 
-static const ph_func *pick_root(cgraph *g, char *err, size_t errsize)
+static const ph_func *pick_root(cgraph *g, ph_output *out)
 {
     const ph_func *best = NULL;
     double bv = 0;
@@ -237,8 +238,8 @@ static const ph_func *pick_root(cgraph *g, char *err, size_t errsize)
         }
         free(list);
         if (!best)
-            snprintf(err, errsize, "no function \"%s\" in the profile",
-                     g->o->root);
+            ph_output_error_set(out, "no function \"%s\" in the profile",
+                                g->o->root);
         return best;
     }
     free(list);
@@ -253,12 +254,11 @@ static const ph_func *pick_root(cgraph *g, char *err, size_t errsize)
         }
     }
     if (!best)
-        snprintf(err, errsize, "the profile has no functions");
+        ph_output_error_set(out, "the profile has no functions");
     return best;
 }
 
-int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
-                     char *err, size_t errsize)
+int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out)
 {
     cgraph g;
     int rc = -1, depth = o->depth ? o->depth : DEFAULT_DEPTH;
@@ -271,15 +271,15 @@ int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
     g.level = ph_xcalloc(ph_func_count(p) + 2, sizeof *g.level);
     g.nodes = ph_xcalloc(MAX_NODES + 1, sizeof *g.nodes);
     g.total = ph_frames_value(p, o->ev, ph_totals(p, PH_ALL_PARTS));
-    const ph_func *root = pick_root(&g, err, errsize);
+    const ph_func *root = pick_root(&g, out);
     if (!root)
         goto done;
     snprintf(dot_path, sizeof dot_path, "%s/profhub-dot-XXXXXX",
              tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(dot_path);
     if (fd < 0 || !(g.dot = fdopen(fd, "w"))) {
-        snprintf(err, errsize, "cannot make a temporary file: %s",
-                 strerror(errno));
+        ph_output_error_set(out, "cannot make a temporary file: %s",
+                            strerror(errno));
         dot_path[0] = '\0';
         goto done;
     }
@@ -311,15 +311,15 @@ int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
     fputs("}\n", g.dot);
     if (fclose(g.dot) != 0) {
         g.dot = NULL;
-        snprintf(err, errsize, "cannot write a temporary file: %s",
-                 strerror(errno));
+        ph_output_error_set(out, "cannot write a temporary file: %s",
+                            strerror(errno));
         goto done;
     }
     g.dot = NULL;
     snprintf(svg_path, sizeof svg_path, "%s.svg", dot_path);
-    if (run_dot(dot_path, svg_path, err, errsize) < 0)
+    if (run_dot(dot_path, svg_path, out) < 0)
         goto done;
-    rc = copy_svg(svg_path, o, out, err, errsize);
+    rc = copy_svg(svg_path, o, out);
 done:
     if (dot_path[0])
         unlink(dot_path);

@@ -90,14 +90,13 @@ static uint32_t base_child(const ph_profile *bp, const ph_frames *b,
     return 0;
 }
 
-static int match_base(flame *fl, const ph_profile *base, char *err,
-                      size_t errsize)
+static int match_base(flame *fl, const ph_profile *base, ph_output *out)
 {
     const char *evname = ph_str_get(fl->p, fl->o->ev->name);
     const ph_event *bev = ph_event_find(base, evname);
     if (!bev) {
-        snprintf(err, errsize, "the base profile has no event \"%s\"",
-                 evname);
+        ph_output_error_set(out, "the base profile has no event \"%s\"",
+                            evname);
         return -1;
     }
     ph_frames b;
@@ -429,7 +428,7 @@ static void free_flame(flame *fl)
 }
 
 int ph_svg_flame(const ph_profile *p, const ph_profile *base, const ph_svg_opts *o,
-                 ph_output *out, char *err, size_t errsize)
+                 ph_output *out)
 {
     flame fl;
     memset(&fl, 0, sizeof fl);
@@ -439,12 +438,12 @@ int ph_svg_flame(const ph_profile *p, const ph_profile *base, const ph_svg_opts 
     ph_frames_build(p, out, &fl.fr);
     values(&fl);
     if (!(fl.v[0] > 0)) {
-        snprintf(err, errsize, "no positive cost of event \"%s\" to draw",
-                 ph_str_get(p, o->ev->name));
+        ph_output_error_set(out, "no positive cost of event \"%s\" to draw",
+                            ph_str_get(p, o->ev->name));
         free_flame(&fl);
         return -1;
     }
-    if (base && match_base(&fl, base, err, errsize) < 0) {
+    if (base && match_base(&fl, base, out) < 0) {
         free_flame(&fl);
         return -1;
     }

@@ -34,40 +34,38 @@ static int flag(ph_output *out, const char *key)
 
 /* The event to draw: -O event=NAME or the profile's default.  Ratios
  * (formulas that divide) and non-additive metrics cannot be widths. */
-static ph_event *pick_event(const ph_profile *p, ph_output *out, char *err,
-                            size_t errsize)
+static ph_event *pick_event(const ph_profile *p, ph_output *out)
 {
     const char *want = ph_output_option(out, "event");
     ph_event *ev = want ? ph_event_find(p, want) : ph_default_event(p);
     if (!ev) {
         if (want)
-            snprintf(err, errsize, "no event \"%s\" in the profile", want);
+            ph_output_error_set(out, "no event \"%s\" in the profile", want);
         else
-            snprintf(err, errsize, "the profile has no events");
+            ph_output_error_set(out, "the profile has no events");
         return NULL;
     }
     const char *name = ph_str_get(p, ev->name);
     if (ev->flags & PH_EV_NONADDITIVE) {
-        snprintf(err, errsize, "event \"%s\" is not additive (ids, enums)"
-                 "; pictures need a cost that sums", name);
+        ph_output_error_set(out, "event \"%s\" is not additive (ids, enums)"
+                            "; pictures need a cost that sums", name);
         return NULL;
     }
     if ((ev->flags & PH_EV_DERIVED) &&
         strchr(ph_str_get(p, ev->formula), '/')) {
-        snprintf(err, errsize, "event \"%s\" is a ratio (%s); pictures "
-                 "need a cost that sums", name,
-                 ph_str_get(p, ev->formula));
+        ph_output_error_set(out, "event \"%s\" is a ratio (%s); pictures "
+                            "need a cost that sums", name,
+                            ph_str_get(p, ev->formula));
         return NULL;
     }
     return ev;
 }
 
-static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
-                      char *err, size_t errsize)
+static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o)
 {
     const char *v;
     memset(o, 0, sizeof *o);
-    o->ev = pick_event(p, out, err, errsize);
+    o->ev = pick_event(p, out);
     if (!o->ev)
         return -1;
     o->inverted = flag(out, "inverted");
@@ -80,8 +78,8 @@ static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
         char *end;
         double pct = strtod(v, &end);
         if (end == v || *end || !(pct >= 0 && pct <= 100)) {
-            snprintf(err, errsize, "minwidth expects a percentage from 0 "
-                     "to 100, got \"%s\"", v);
+            ph_output_error_set(out, "minwidth expects a percentage from 0 "
+                                "to 100, got \"%s\"", v);
             return -1;
         }
         o->minwidth = pct / 100;
@@ -90,8 +88,8 @@ static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
         char *end;
         long d = strtol(v, &end, 10);
         if (end == v || *end || d < 1 || d > 100) {
-            snprintf(err, errsize, "depth expects a number from 1 to 100, "
-                     "got \"%s\"", v);
+            ph_output_error_set(out, "depth expects a number from 1 to 100, "
+                                "got \"%s\"", v);
             return -1;
         }
         o->depth = (int)d;
@@ -100,8 +98,8 @@ static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
         if (!strcmp(v, "self"))
             o->color_self = 1;
         else if (strcmp(v, "object")) {
-            snprintf(err, errsize, "color expects \"object\" or \"self\", "
-                     "got \"%s\"", v);
+            ph_output_error_set(out, "color expects \"object\" or \"self\", "
+                                "got \"%s\"", v);
             return -1;
         }
     }
@@ -110,8 +108,8 @@ static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
         if (rc) {
             char msg[256];
             regerror(rc, &o->highlight, msg, sizeof msg);
-            snprintf(err, errsize, "highlight: bad regular expression "
-                     "\"%s\": %s", v, msg);
+            ph_output_error_set(out, "highlight: bad regular expression "
+                                "\"%s\": %s", v, msg);
             return -1;
         }
         o->has_highlight = 1;
@@ -121,45 +119,43 @@ static int parse_opts(const ph_profile *p, ph_output *out, ph_svg_opts *o,
 }
 
 int ph_svg_draw(ph_picture kind, const ph_profile *p, const ph_profile *base,
-                ph_output *out, char *err, size_t errsize)
+                ph_output *out)
 {
     ph_svg_opts o;
     int rc;
-    if (parse_opts(p, out, &o, err, errsize) < 0)
-        return ph_output_error_set(out, "%s", err);
+    if (parse_opts(p, out, &o) < 0)
+        return -1;
     switch (kind) {
     case PH_PICTURE_FLAME:
-        rc = ph_svg_flame(p, NULL, &o, out, err, errsize);
+        rc = ph_svg_flame(p, NULL, &o, out);
         break;
     case PH_PICTURE_DIFF:
         if (!base) {
-            snprintf(err, errsize, "a differential flame graph needs a "
-                     "base profile");
+            ph_output_error_set(out, "a differential flame graph needs a "
+                                "base profile");
             rc = -1;
             break;
         }
-        rc = ph_svg_flame(p, base, &o, out, err, errsize);
+        rc = ph_svg_flame(p, base, &o, out);
         break;
     case PH_PICTURE_TREEMAP:
-        rc = ph_svg_treemap(p, &o, out, err, errsize);
+        rc = ph_svg_treemap(p, &o, out);
         break;
     case PH_PICTURE_CALLGRAPH:
-        rc = ph_svg_callgraph(p, &o, out, err, errsize);
+        rc = ph_svg_callgraph(p, &o, out);
         break;
     default:
-        snprintf(err, errsize, "unknown picture kind");
+        ph_output_error_set(out, "unknown picture kind");
         rc = -1;
     }
     if (o.has_highlight)
         regfree(&o.highlight);
-    /* The pictures' helpers fill err; the error is recorded on out. */
-    if (rc < 0)
-        ph_output_error_set(out, "%s", err && err[0] ? err
-                                                     : "cannot be drawn");
+    if (rc < 0 && !ph_output_error(out))
+        ph_output_error_set(out, "cannot be drawn");
     return rc;
 }
 
-int ph_svg_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
+int ph_svg_write(const ph_profile *p, ph_output *out)
 {
     const char *k = ph_output_option(out, "kind");
     int kind = k ? ph_picture_find(k) : PH_PICTURE_FLAME;
@@ -167,5 +163,5 @@ int ph_svg_write(const ph_profile *p, ph_output *out, char *err, size_t errsize)
         return ph_output_error_set(out, "kind expects flame, treemap or "
                                    "callgraph, got \"%s\" (a diff needs two "
                                    "inputs: profhub draw diff)", k);
-    return ph_svg_draw((ph_picture)kind, p, NULL, out, err, errsize);
+    return ph_svg_draw((ph_picture)kind, p, NULL, out);
 }

@@ -73,10 +73,9 @@ void ph_svg_funcs_tip(ph_output *out, const ph_svg_funcs *fs,
 
 /* Pictures, one file each. */
 int ph_svg_flame(const ph_profile *p, const ph_profile *base, const ph_svg_opts *o,
-                 ph_output *out, char *err, size_t errsize);
-int ph_svg_treemap(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
-                   char *err, size_t errsize);
-int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
-                     char *err, size_t errsize);
+                 ph_output *out);
+int ph_svg_treemap(const ph_profile *p, const ph_svg_opts *o, ph_output *out);
+int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o,
+                     ph_output *out);
 
 #endif /* PH_SVG_PRIV_H */

@@ -230,7 +230,7 @@ static void draw_group(tmap *t, ph_output *out, const group *g, rect r,
 /* The root group: frames of the named function (default: main) that no
  * other frame of it encloses; with no name and no main, the tops of all
  * stacks. */
-static int root_group(tmap *t, group *g, char *err, size_t errsize)
+static int root_group(tmap *t, group *g, ph_output *out)
 {
     const char *want = t->o->root ? t->o->root : "main";
     memset(g, 0, sizeof *g);
@@ -255,15 +255,14 @@ static int root_group(tmap *t, group *g, char *err, size_t errsize)
         g->sv = t->sv[0];
     }
     if (!g->n) {
-        snprintf(err, errsize, "no function \"%s\" in the profile's stacks",
-                 want);
+        ph_output_error_set(out, "no function \"%s\" in the profile's stacks",
+                            want);
         return -1;
     }
     return 0;
 }
 
-int ph_svg_treemap(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
-                   char *err, size_t errsize)
+int ph_svg_treemap(const ph_profile *p, const ph_svg_opts *o, ph_output *out)
 {
     tmap t;
     group root;
@@ -280,11 +279,12 @@ int ph_svg_treemap(const ph_profile *p, const ph_svg_opts *o, ph_output *out,
         t.sv[i] = ph_frames_value(p, o->ev, ph_frame_self(&t.fr, i));
     }
     ph_svg_funcs_build(p, &t.funcs);
-    if (root_group(&t, &root, err, errsize) < 0)
+    if (root_group(&t, &root, out) < 0)
         goto done;
     if (!(root.v > 0)) {
-        snprintf(err, errsize, "no positive cost of event \"%s\" under "
-                 "\"%s\" to draw", ph_str_get(p, o->ev->name), root.name);
+        ph_output_error_set(out, "no positive cost of event \"%s\" under "
+                            "\"%s\" to draw", ph_str_get(p, o->ev->name),
+                            root.name);
         goto done;
     }
     t.total = root.v;

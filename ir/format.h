@@ -36,14 +36,11 @@ typedef struct ph_format {
     /* Fill p from in.  0 on success; -1 with the error recorded in in. */
     int (*read)(ph_input *in, ph_profile *p);
     /* Write p.  0 on success; -1 with the error recorded on out
-     * (ph_output_error_set), as a reader records its error on its input;
-     * a message a writer leaves in err instead is recorded by the front
-     * end, which reports both alike.  Writers change
-     * nothing: what they need in the other shape comes from the views of
+     * (ph_output_error_set), as a reader records its error on its input.
+     * Writers change nothing: what they need in the other shape comes from the views of
      * analysis/, and what the format cannot hold is said through
      * ph_output_drop. */
-    int (*write)(const ph_profile *p, ph_output *out, char *err,
-                 size_t errsize);
+    int (*write)(const ph_profile *p, ph_output *out);
     unsigned caps;             /* PH_CAP_* of the written format */
 } ph_format;
 

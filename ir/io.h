@@ -188,9 +188,7 @@ PH_API const char *ph_output_path(const ph_output *out);
 /* Writers record their first error on the output, as readers do on
  * ph_input: ph_output_error_set(out, fmt, ...) keeps the first message and
  * returns -1, so a writer can "return ph_output_error_set(...)".  A later
- * ph_output_commit then fails with that message and leaves nothing behind.
- * (The write callback's err/errsize arguments stay until the descriptor's
- * signature changes; writers may use either.) */
+ * ph_output_commit then fails with that message and leaves nothing behind. */
 PH_API int ph_output_error_set(ph_output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The recorded writer error, or NULL. */

@@ -308,7 +308,7 @@ static ph_profile *round_trip(ph_profile *p)
         return NULL;
     close(fd);
     out = ph_output_open(path, err, sizeof err);
-    if (out && ph_callgrind_write(p, out, err, sizeof err) == 0 &&
+    if (out && ph_callgrind_write(p, out) == 0 &&
         ph_output_commit(out, err, sizeof err) == 0) {
         f = fopen(path, "rb");
         fseek(f, 0, SEEK_END);

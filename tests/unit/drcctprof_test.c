@@ -246,7 +246,7 @@ static void test_write(void)
     snprintf(path, sizeof path, "/tmp/ph_unit_%d.drcctprof", (int)getpid());
     ph_output *out = ph_output_open(path, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out), 0);
     CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
     ph_input *in = ph_input_open(path, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);

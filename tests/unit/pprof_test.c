@@ -294,7 +294,7 @@ static void test_read_errors(void)
 /* Writing                                                            */
 
 static ph_profile *write_and_read(ph_profile *p, int (*wr)(const ph_profile *,
-                                  ph_output *, char *, size_t),
+                                  ph_output *),
                                   int (*rd)(ph_input *, ph_profile *),
                                   const char *name, ph_output **keep)
 {
@@ -302,7 +302,7 @@ static ph_profile *write_and_read(ph_profile *p, int (*wr)(const ph_profile *,
     snprintf(path, sizeof path, "/tmp/ph_unit_%d_%s", (int)getpid(), name);
     ph_output *out = ph_output_open(path, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(wr(p, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(wr(p, out), 0);
     if (keep) {
         *keep = out;
         return NULL;

@@ -1,0 +1,382 @@
+/* grid.c -- a report's rows in every format (see grid.h): cells are kept
+ * per row as typed values with an optional text, so the text table can
+ * measure its columns before printing and CSV, JSON and YAML write the
+ * same values. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgview/grid.h"
+#include "cgview/report.h"
+
+typedef enum kind { UNSET = 0, NUL, STR, INT, UINT, NUM, BOOL } kind;
+
+typedef struct cell {
+    kind kind;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+    } v;
+    char *s;       /* STR */
+    char *text;    /* text table, when it differs from the value */
+    char *note;    /* PH_GRID_FILL */
+} cell;
+
+struct ph_grid {
+    ph_grid_col *cols;
+    size_t ncols;
+    cell *cells;   /* nrows * ncols */
+    size_t nrows, cap;
+    int flow;
+};
+
+ph_grid *ph_grid_new(int flow)
+{
+    ph_grid *g = ph_xcalloc(1, sizeof *g);
+    g->flow = flow;
+    return g;
+}
+
+void ph_grid_free(ph_grid *g)
+{
+    if (!g)
+        return;
+    for (size_t i = 0; i < g->nrows * g->ncols; i++) {
+        free(g->cells[i].s);
+        free(g->cells[i].text);
+        free(g->cells[i].note);
+    }
+    for (size_t k = 0; k < g->ncols; k++) {
+        ph_grid_col *c = &g->cols[k];
+        free((char *)c->key);
+        free((char *)c->group);
+        free((char *)c->csv);
+        free((char *)c->head);
+        free((char *)c->sep);
+    }
+    free(g->cells);
+    free(g->cols);
+    free(g);
+}
+
+static char *dup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(ph_xmalloc(n), s, n);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? dup(s) : NULL;
+}
+
+size_t ph_grid_add_col(ph_grid *g, const ph_grid_col *c)
+{
+    ph_grid_col *d;
+
+    g->cols = ph_xrealloc(g->cols, (g->ncols + 1) * sizeof *g->cols);
+    d = &g->cols[g->ncols];
+    *d = *c;
+    d->key = dup_or_null(c->key);
+    d->group = dup_or_null(c->group);
+    d->csv = dup_or_null(c->csv);
+    d->head = dup_or_null(c->head);
+    d->sep = dup_or_null(c->sep);
+    return g->ncols++;
+}
+
+size_t ph_grid_rows(const ph_grid *g)
+{
+    return g->nrows;
+}
+
+void ph_grid_row(ph_grid *g)
+{
+    if (g->nrows == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 64;
+        g->cells = ph_xrealloc(g->cells,
+                               (g->cap * g->ncols + 1) * sizeof *g->cells);
+    }
+    memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof *g->cells);
+    g->nrows++;
+}
+
+static cell *at(const ph_grid *g, size_t row, size_t col)
+{
+    return &g->cells[row * g->ncols + col];
+}
+
+static cell *cur(ph_grid *g, size_t col, kind k)
+{
+    cell *c = at(g, g->nrows - 1, col);
+    free(c->s);
+    c->s = NULL;
+    c->kind = k;
+    return c;
+}
+
+void ph_grid_str(ph_grid *g, size_t col, const char *s)
+{
+    cell *c = cur(g, col, s ? STR : NUL);
+    if (s)
+        c->s = dup(s);
+}
+
+void ph_grid_int(ph_grid *g, size_t col, int64_t v)
+{
+    cur(g, col, INT)->v.i = v;
+}
+
+void ph_grid_uint(ph_grid *g, size_t col, uint64_t v)
+{
+    cur(g, col, UINT)->v.u = v;
+}
+
+void ph_grid_num(ph_grid *g, size_t col, double v)
+{
+    cur(g, col, NUM)->v.d = v;
+}
+
+void ph_grid_bool(ph_grid *g, size_t col, int v)
+{
+    cur(g, col, BOOL)->v.i = v != 0;
+}
+
+void ph_grid_null(ph_grid *g, size_t col)
+{
+    cur(g, col, NUL);
+}
+
+void ph_grid_text(ph_grid *g, size_t col, const char *text)
+{
+    cell *c = at(g, g->nrows - 1, col);
+    free(c->text);
+    c->text = dup(text);
+}
+
+void ph_grid_note(ph_grid *g, size_t col, const char *note)
+{
+    cell *c = at(g, g->nrows - 1, col);
+    free(c->note);
+    c->note = dup(note);
+}
+
+/* The value as CSV and text write it ("" for null); buf holds 40 bytes. */
+static const char *value_text(const cell *c, char *buf)
+{
+    switch (c->kind) {
+    case STR: return c->s;
+    case INT: snprintf(buf, 40, "%" PRId64, c->v.i); return buf;
+    case UINT: snprintf(buf, 40, "%" PRIu64, c->v.u); return buf;
+    case NUM: return isfinite(c->v.d) ? ph_emit_format_num(buf, c->v.d) : "";
+    case BOOL: return c->v.i ? "true" : "false";
+    default: return "";
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+static const char *cell_text(const cell *c, char *buf)
+{
+    return c->text ? c->text : value_text(c, buf);
+}
+
+/* The fill cell: the text, then "  note" while the note fits. */
+static void print_fill(const cell *c, size_t room, FILE *out)
+{
+    char fit[PH_REPORT_MAXW + 1], buf[40];
+    const char *text = cell_text(c, buf), *note = c->note ? c->note : "";
+    size_t nl = strlen(note);
+
+    if (nl && strlen(text) + 2 + nl > room)
+        nl = 0;   /* the name matters more than where it lives */
+    if (!nl) {
+        fputs(ph_report_fit(fit, sizeof fit, text, room), out);
+        return;
+    }
+    fputs(ph_report_fit(fit, sizeof fit, text, room - nl - 2), out);
+    fprintf(out, "  %s", note);
+}
+
+void ph_grid_print_text(const ph_grid *g, FILE *out)
+{
+    size_t *w = ph_xcalloc(g->ncols + 1, sizeof *w);
+    size_t used = 0, room = 0, last = 0;
+    int first = 1;
+    char buf[40];
+
+    for (size_t k = 0; k < g->ncols; k++) {
+        const ph_grid_col *c = &g->cols[k];
+        if (!c->head)
+            continue;
+        w[k] = c->width > 0 ? (size_t)c->width : 0;
+        if (!(c->flags & (PH_GRID_FIXED | PH_GRID_FILL)))
+            for (size_t i = 0; i < g->nrows; i++) {
+                size_t n = strlen(cell_text(at(g, i, k), buf));
+                w[k] = n > w[k] ? n : w[k];
+            }
+        used += strlen(first ? "" : c->sep ? c->sep : "  ");
+        if (c->flags & PH_GRID_FILL) {
+            long r = (long)ph_report_width - (long)used + c->slack;
+            room = r > c->width ? (size_t)r : (size_t)c->width;
+        } else {
+            used += w[k];
+        }
+        first = 0;
+    }
+    for (size_t k = 0; k < g->ncols; k++)
+        if (g->cols[k].head)
+            last = k;
+    for (size_t i = 0; i <= g->nrows; i++) {   /* the heading, then rows */
+        first = 1;
+        for (size_t k = 0; k < g->ncols; k++) {
+            const ph_grid_col *c = &g->cols[k];
+            const cell *x = i ? at(g, i - 1, k) : NULL;
+            const char *s = x ? cell_text(x, buf) : c->head;
+            if (!c->head)
+                continue;
+            fputs(first ? "" : c->sep ? c->sep : "  ", out);
+            first = 0;
+            if ((c->flags & PH_GRID_LEFT) && k == last)
+                fputs(s, out);
+            else if (c->flags & PH_GRID_LEFT)
+                fprintf(out, "%-*s", (int)w[k], s);
+            else if (!(c->flags & PH_GRID_FILL))
+                fprintf(out, "%*s", (int)w[k], s);
+            else if (x)
+                print_fill(x, room, out);
+            else
+                fputs(c->head, out);
+        }
+        fputc('\n', out);
+    }
+    free(w);
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                 */
+
+void ph_grid_print_csv(const ph_grid *g, FILE *out)
+{
+    size_t *order = ph_xmalloc((g->ncols + 1) * sizeof *order), n = 0;
+    char buf[40];
+
+    /* Insertion by csv_pos keeps equal ones in declaration order. */
+    for (size_t k = 0; k < g->ncols; k++) {
+        size_t j = n;
+        if (!g->cols[k].csv)
+            continue;
+        while (j > 0 && g->cols[order[j - 1]].csv_pos > g->cols[k].csv_pos) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+        n++;
+    }
+    for (size_t j = 0; j < n; j++)
+        ph_csv_str(out, g->cols[order[j]].csv, j == 0);
+    fputc('\n', out);
+    for (size_t i = 0; i < g->nrows; i++) {
+        for (size_t j = 0; j < n; j++)
+            ph_csv_str(out, value_text(at(g, i, order[j]), buf), j == 0);
+        fputc('\n', out);
+    }
+    free(order);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON and YAML                                                       */
+
+static void emit_words(ph_emit *em, const char *w)
+{
+    ph_emit_list(em, 1);
+    while (w && *w) {
+        size_t n = strcspn(w, " ");
+        char word[128];
+        if (n > 0 && n < sizeof word) {
+            memcpy(word, w, n);
+            word[n] = '\0';
+            ph_emit_str(em, word);
+        }
+        w += n;
+        w += strspn(w, " ");
+    }
+    ph_emit_end(em);
+}
+
+static void emit_cell(const ph_grid_col *col, const cell *c, ph_emit *em)
+{
+    switch (c->kind) {
+    case STR:
+        if (col->flags & PH_GRID_WORDS)
+            emit_words(em, c->s);
+        else
+            ph_emit_str(em, c->s);
+        break;
+    case INT: ph_emit_int(em, c->v.i); break;
+    case UINT: ph_emit_uint(em, c->v.u); break;
+    case NUM: ph_emit_num(em, c->v.d); break;
+    case BOOL: ph_emit_bool(em, (int)c->v.i); break;
+    default: ph_emit_null(em);
+    }
+}
+
+static int same_group(const ph_grid_col *a, const ph_grid_col *b)
+{
+    return a->group && b->group && strcmp(a->group, b->group) == 0;
+}
+
+void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
+{
+    size_t k = 0;
+
+    while (k < g->ncols) {
+        const ph_grid_col *c = &g->cols[k];
+        size_t end = k + 1, j;
+        int set = 0;
+        if (!c->key && !c->group) {
+            k++;
+            continue;
+        }
+        if (!c->group) {
+            ph_emit_key(em, c->key);
+            emit_cell(c, at(g, i, k), em);
+            k++;
+            continue;
+        }
+        while (end < g->ncols && same_group(c, &g->cols[end]))
+            end++;
+        for (j = k; j < end; j++)
+            set |= at(g, i, j)->kind != UNSET;
+        ph_emit_key(em, c->group);
+        if (set) {
+            ph_emit_map(em, 1);
+            for (j = k; j < end; j++) {
+                if (!g->cols[j].key)
+                    continue;
+                ph_emit_key(em, g->cols[j].key);
+                emit_cell(&g->cols[j], at(g, i, j), em);
+            }
+            ph_emit_end(em);
+        } else {
+            ph_emit_null(em);
+        }
+        k = end;
+    }
+}
+
+void ph_grid_emit(const ph_grid *g, ph_emit *em)
+{
+    ph_emit_list(em, 0);
+    for (size_t i = 0; i < g->nrows; i++) {
+        ph_emit_map(em, g->flow);
+        ph_grid_emit_row(g, em, i);
+        ph_emit_end(em);
+    }
+    ph_emit_end(em);
+}
