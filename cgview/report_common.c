@@ -202,8 +202,8 @@ double ph_report_self(const ph_report *r, const ph_entry *e)
     double v = 0;
     size_t n = 0;
 
-    if (!r->ev || !ph_has_credits(r->p, r->ev) ||
-        r->topts.group != PH_GROUP_FUNCTION)
+    if (e->credited || !r->ev || !ph_has_credits(r->p, r->ev) ||
+        r->topts.group != PH_GROUP_FUNCTION || r->topts.lines)
         return ph_entry_value(t, e, r->ev, 0);
     if (e->func && !e->is_cycle)
         return ph_func_credit(r->p, e->func);
@@ -388,6 +388,14 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
         ph_emit_uint(e, en->cycle);
     else
         ph_emit_null(e);
+    if (en->credited) {   /* a gprof -l line symbol */
+        ph_emit_key(e, "line");
+        ph_emit_uint(e, en->line);
+        ph_emit_key(e, "address");
+        ph_emit_uint(e, en->addr);
+        ph_emit_key(e, "self_credit");
+        ph_emit_num(e, en->credit);
+    }
 }
 
 ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns)

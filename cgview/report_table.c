@@ -13,8 +13,8 @@
 
 /* Column widths of the text table, from the values it shows. */
 typedef struct columns {
-    size_t incl, incl_pc, self, self_pc, calls;
-    int show_incl, show_calls, show_pc;
+    size_t incl, incl_pc, self, self_pc, cum, calls;
+    int show_incl, show_calls, show_pc, show_cum;
 } columns;
 
 static const char *format_pc(char *buf, double pc)
@@ -45,10 +45,12 @@ static void widen(size_t *w, const char *s)
 static columns measure(const ph_report *r)
 {
     const ph_table *t = r->table;
-    columns c = { 9, 5, 4, 5, 5, 0, 0, 0 };
+    columns c = { 9, 5, 4, 5, 10, 5, 0, 0, 0, 0 };
     char buf[80];
+    double cum = 0;
 
     c.show_pc = !ph_report_is_ratio(r, r->ev);
+    c.show_cum = t->gprof_lines;   /* gprof's flat profile has it */
     /* an empty table still has its columns */
     for (size_t i = 0; i < t->count && !c.show_incl; i++)
         c.show_incl = t->entries[i].has_incl;
@@ -64,6 +66,8 @@ static columns measure(const ph_report *r)
         }
         widen(&c.self, ph_report_number(r, r->ev, vs, buf));
         widen(&c.self_pc, format_pc(buf, ph_report_percent(r, r->ev, vs)));
+        cum += vs;
+        widen(&c.cum, ph_report_number(r, r->ev, cum, buf));
         if (e->calls || e->self_calls) {
             c.show_calls = 1;
             widen(&c.calls, format_calls(buf, e));
@@ -182,6 +186,10 @@ static int print_text(ph_report *r)
         printf(" %*s", (int)c.self_pc, "%");
         used += c.self_pc + 1;
     }
+    if (c.show_cum) {
+        printf("  %*s", (int)c.cum, "cumulative");
+        used += c.cum + 2;
+    }
     if (c.show_calls) {
         printf("  %*s", (int)c.calls, "calls");
         used += c.calls + 2;
@@ -192,6 +200,7 @@ static int print_text(ph_report *r)
                      : r->topts.group == PH_GROUP_OBJECT ? "object"
                                                          : "class");
     used += 2;
+    double cum = 0;
     for (i = 0; i < r->shown; i++) {
         const ph_entry *e = &t->entries[i];
         double vi = ph_entry_value(t, e, r->ev, 1);
@@ -212,6 +221,9 @@ static int print_text(ph_report *r)
         if (c.show_pc)
             printf(" %*s", (int)c.self_pc,
                    format_pc(pc, ph_report_percent(r, r->ev, vs)));
+        cum += vs;
+        if (c.show_cum)
+            printf("  %*s", (int)c.cum, ph_report_number(r, r->ev, cum, buf));
         if (c.show_calls)
             printf("  %*s", (int)c.calls, format_calls(buf, e));
         printf("  ");

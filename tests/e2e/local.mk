@@ -49,7 +49,8 @@ E2E_TESTS += tests/e2e/gmon_live.sh
 # summary of gmon.out in gprof's seconds, gprof's rows (issue 13, 17)
 E2E_TESTS += tests/e2e/gprof_views.sh
 # gmon ticks per source line against gprof -l (issue 17)
-E2E_TESTS += tests/e2e/gprof_lines.sh
+E2E_TESTS += tests/e2e/gprof_lines.sh tests/e2e/gprof_flat_lines.sh
+EXTRA_DIST += tests/e2e/gprof_lines_cmp
 # --gprof --annotate against gprof -A (issue 17)
 E2E_TESTS += tests/e2e/gprof_source.sh
 EXTRA_DIST += tests/e2e/src/gmon_plt.c tests/e2e/gprof_flat_cmp \
