@@ -1,8 +1,10 @@
 /* gmon_model.c -- turn gmon.out records plus the executable's symbols into
  * a profile: one part, event cpu_time (ticks, scale 1/rate, unit from the
  * file), self rows per histogram bin (a bin straddling two functions is
- * split by overlap in gprof's bin geometry, whole ticks kept), call records from arcs (counts only,
- * inclusive unknown), basic-block counts as event bb_count.  First it checks
+ * split by overlap in gprof's bin geometry, whole ticks kept), gprof's
+ * fractional credits per function and per gprof -l line symbol, call
+ * records from arcs (counts only, inclusive unknown), basic-block counts
+ * as event bb_count.  First it checks
  * that the records belong to the executable, so a wrong --exe is refused
  * instead of giving wrong numbers.
  */
