@@ -250,7 +250,9 @@ typedef struct ph_table_opts {
     const ph_sample_filter *filter;
     /* pprof's -lines granularity: one entry per function and source line
      * of a frame ("name file:line"), from the stack view as with a filter
-     * (the grouping is then ignored). */
+     * (the grouping is then ignored).  On data with gprof's line credits
+     * (gmon.out) and no sample filter: gprof -l's flat profile, one entry
+     * per line symbol (ph_line_credits). */
     int lines;
 } ph_table_opts;
 
@@ -270,6 +272,13 @@ typedef struct ph_entry {
      * when every call into the entry is a frame inlined into its caller,
      * PH_INLINE_SOME when some are; 0 otherwise */
     int inlined;
+    /* gprof -l's line symbols (ph_table_opts.lines on data with line
+     * credits): the self cost of the credit event in fractions of a unit,
+     * which ph_entry_value returns, and where the symbol starts */
+    int credited;
+    double credit;
+    uint32_t line;
+    uint64_t addr;
 } ph_entry;
 
 enum { PH_INLINE_ALL = 1, PH_INLINE_SOME = 2 };
@@ -287,6 +296,7 @@ typedef struct ph_table {
     const char *approx;    /* why the stacks are approximated, or NULL */
     unsigned unmatched;    /* PH_UNMATCHED_* */
     int filtered;          /* the table comes from filtered samples */
+    int gprof_lines;       /* entries are gprof -l's line symbols */
 } ph_table;
 
 /* Build the table of every function (or group) with nonzero self or

@@ -75,6 +75,10 @@ const char *ph_table_group_key(const ph_profile *p, const ph_func *f,
 /* Fill t (profile, nreal and totals set) from the samples of the stack
  * view that opts->filter keeps, pprof's way (table_filter.c). */
 void ph_table_build_filtered(ph_table *t, const ph_table_opts *opts);
+/* Whether p has gprof's line credits; fill t with an entry per line
+ * symbol (gprof_lines.c). */
+int ph_table_has_line_credits(const ph_profile *p);
+void ph_table_build_line_credits(ph_table *t, const ph_table_opts *opts);
 /* Set the entries' inlined markers (pprof's "(inline)") from the stacks
  * of the context tree, for a table of functions built from the profile
  * (table_filter.c). */

@@ -1,7 +1,8 @@
 /* instr_costs.c -- a function's costs per instruction address: rows summed
  * by address (callgrind may write one address in several rows, one per
  * source line or inlined file), the call records placed at their call
- * sites. */
+ * sites, the jump records at their jump instructions (one per target and
+ * kind, summed over parts). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static size_t collect_rows(const ph_profile *p, const ph_func *f,
         out->rows[out->n].line = r.line;
         out->rows[out->n].file = r.file;
         out->rows[out->n].call0 = out->rows[out->n].ncalls = 0;
+        out->rows[out->n].jump0 = out->rows[out->n].njumps = 0;
         out->rows[out->n].cost = ph_xcalloc(w ? w : 1, sizeof(int64_t));
         memcpy(out->rows[out->n].cost, r.cost, w * sizeof(int64_t));
         out->n++;
@@ -104,6 +106,69 @@ static size_t row_at(ph_instr_costs *out, size_t *cap, uint64_t addr)
     return lo;
 }
 
+typedef struct jump_at {
+    uint64_t addr;
+    size_t order;
+    ph_instr_jump jump;
+} jump_at;
+
+static int jump_by_addr(const void *a, const void *b)
+{
+    const jump_at *x = a, *y = b;
+    if (x->addr != y->addr)
+        return x->addr < y->addr ? -1 : 1;
+    if (x->jump.target != y->jump.target)
+        return x->jump.target < y->jump.target ? -1 : 1;
+    if (x->jump.conditional != y->jump.conditional)
+        return x->jump.conditional - y->jump.conditional;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void collect_jumps(const ph_profile *p, const ph_func *f,
+                          const ph_part *part, ph_instr_costs *out,
+                          size_t *rcap)
+{
+    ph_jump_iter it;
+    jump_at *js = NULL;
+    size_t n = 0, cap = 0, k = 0;
+
+    for (const ph_jump *j = ph_jumps_from(&it, p, f); j;
+         j = ph_jump_next(&it)) {
+        if (part && j->part != part)
+            continue;
+        if (j->addr == 0) {
+            out->unplaced++;
+            continue;
+        }
+        grow((void **)&js, &cap, n, sizeof *js);
+        js[n].addr = j->addr;
+        js[n].order = n;
+        js[n].jump = (ph_instr_jump){j->to, j->target_addr, j->target_line,
+                                     j->executed, j->followed,
+                                     j->conditional};
+        n++;
+    }
+    ph_qsort(js, n, sizeof *js, jump_by_addr);
+    out->jumps = ph_xmalloc((n ? n : 1) * sizeof *out->jumps);
+    for (size_t i = 0; i < n; i++) {
+        ph_instr_jump *last = k ? &out->jumps[k - 1] : NULL;
+        if (last && js[i - 1].addr == js[i].addr &&
+            last->target == js[i].jump.target &&
+            last->conditional == js[i].jump.conditional) {
+            last->executed += js[i].jump.executed;
+            last->followed += js[i].jump.followed;
+            continue;
+        }
+        size_t r = row_at(out, rcap, js[i].addr);
+        if (out->rows[r].njumps == 0)
+            out->rows[r].jump0 = k;
+        out->rows[r].njumps++;
+        out->jumps[k++] = js[i].jump;
+    }
+    out->njumps = k;
+    free(js);
+}
+
 void ph_instr_costs_collect(const ph_profile *p, const ph_func *f,
                             const ph_part *part, ph_instr_costs *out)
 {
@@ -148,6 +213,7 @@ void ph_instr_costs_collect(const ph_profile *p, const ph_func *f,
     }
     out->ncalls = ncs;
     free(cs);
+    collect_jumps(p, f, part, out, &rcap);
 }
 
 void ph_instr_costs_free(ph_instr_costs *c)
@@ -158,6 +224,7 @@ void ph_instr_costs_free(ph_instr_costs *c)
         free(c->calls[i].incl);
     free(c->rows);
     free(c->calls);
+    free(c->jumps);
     free(c->self);
     memset(c, 0, sizeof *c);
 }

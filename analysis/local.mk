@@ -8,5 +8,6 @@ libph_la_SOURCES += analysis/analysis.h analysis/analysis_priv.h \
 	analysis/instr_costs.h analysis/instr_costs.c
 pkginclude_HEADERS += analysis/analysis.h analysis/instr_costs.h
 # gprof's self/children/cycles arithmetic (issue 6).
-libph_la_SOURCES += analysis/gprof.h analysis/gprof_prop.c analysis/gprof_incl.c
+libph_la_SOURCES += analysis/gprof.h analysis/gprof_prop.c analysis/gprof_incl.c \
+	analysis/gprof_lines.c
 pkginclude_HEADERS += analysis/gprof.h

@@ -384,6 +384,11 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
     t->profile = p;
     t->nreal = ph_event_nreal(p);
     t->totals = ph_totals(p, opts->part);
+    if (opts->lines && ph_table_has_line_credits(p) &&
+        !(opts->filter && ph_sample_filter_active(opts->filter))) {
+        ph_table_build_line_credits(t, opts);
+        return t;
+    }
     if (opts->lines ||
         (opts->filter && ph_sample_filter_active(opts->filter))) {
         ph_table_build_filtered(t, opts);
@@ -419,12 +424,15 @@ void ph_table_free(ph_table *t)
 double ph_entry_value(const ph_table *t, const ph_entry *e,
                       const ph_event *ev, int inclusive)
 {
+    if (e->credited && !inclusive && ph_has_credits(t->profile, ev))
+        return e->credit;
     return ph_event_eval(t->profile, ev, inclusive ? e->incl : e->self);
 }
 
 /* qsort has no context argument: the sort keys are computed first. */
 typedef struct keyed {
     double key;
+    uint64_t calls;        /* gprof -l's second key (0 elsewhere) */
     const char *name;
     size_t index;
 } keyed;
@@ -434,6 +442,8 @@ static int cmp_keyed(const void *a, const void *b)
     const keyed *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? 1 : -1;
+    if (x->calls != y->calls)
+        return x->calls < y->calls ? 1 : -1;
     int c = strcmp(x->name, y->name);
     if (c)
         return c;
@@ -447,7 +457,8 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
         const ph_entry *e = &t->entries[i];
         double v = by == PH_SORT_CALLS ? (double)e->calls
                    : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
-        k[i] = (keyed){fabs(v), e->name, i};
+        k[i] = (keyed){fabs(v), t->gprof_lines ? e->calls + e->self_calls : 0,
+                       e->name, i};
     }
     ph_qsort(k, t->count, sizeof *k, cmp_keyed);
     ph_entry *sorted = ph_xmalloc((t->count + 1) * sizeof *sorted);

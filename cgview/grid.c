@@ -344,6 +344,10 @@ void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
             continue;
         }
         if (!c->group) {
+            if ((c->flags & PH_GRID_OPTIONAL) && at(g, i, k)->kind == UNSET) {
+                k++;
+                continue;
+            }
             ph_emit_key(em, c->key);
             emit_cell(c, at(g, i, k), em);
             k++;

@@ -32,6 +32,8 @@ enum {
     PH_GRID_WORDS = 1u << 2,
     /* Text: left-aligned; the last column is not padded. */
     PH_GRID_LEFT = 1u << 3,
+    /* Data: a row whose cell is unset leaves the key out (no null). */
+    PH_GRID_OPTIONAL = 1u << 4,
 };
 
 typedef struct ph_grid_col {

@@ -107,6 +107,7 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en);
  * one entry's row. */
 typedef struct ph_entry_cols {
     size_t name, file, object, cost[2], calls, cycle;  /* cost: self, incl */
+    size_t line, address, credit;   /* of a gprof -l line symbol only */
 } ph_entry_cols;
 void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c);
 void ph_report_entry_row(const ph_report *r, ph_grid *g,

@@ -202,8 +202,8 @@ double ph_report_self(const ph_report *r, const ph_entry *e)
     double v = 0;
     size_t n = 0;
 
-    if (!r->ev || !ph_has_credits(r->p, r->ev) ||
-        r->topts.group != PH_GROUP_FUNCTION)
+    if (e->credited || !r->ev || !ph_has_credits(r->p, r->ev) ||
+        r->topts.group != PH_GROUP_FUNCTION || r->topts.lines)
         return ph_entry_value(t, e, r->ev, 0);
     if (e->func && !e->is_cycle)
         return ph_func_credit(r->p, e->func);
@@ -402,6 +402,21 @@ void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
                                               .csv = "calls", .csv_pos = 4 });
     c->cycle = ph_grid_add_col(g, &(ph_grid_col){ .key = "cycle",
                                               .csv = "cycle", .csv_pos = 5 });
+    c->line = c->address = c->credit = ~(size_t)0;
+    if (!r->table || !r->table->gprof_lines)
+        return;
+    /* gprof -l's line symbols: where, and the exact time in ticks */
+    c->line = ph_grid_add_col(g, &(ph_grid_col){ .key = "line", .csv = "line",
+                                             .csv_pos = 8,
+                                             .flags = PH_GRID_OPTIONAL });
+    c->address = ph_grid_add_col(g, &(ph_grid_col){ .key = "address",
+                                                .csv = "address",
+                                                .csv_pos = 8,
+                                                .flags = PH_GRID_OPTIONAL });
+    c->credit = ph_grid_add_col(g, &(ph_grid_col){ .key = "self_credit",
+                                               .csv = "self_credit",
+                                               .csv_pos = 8,
+                                               .flags = PH_GRID_OPTIONAL });
 }
 
 /* Every shown event's value of v into the group from col on. */
@@ -436,6 +451,11 @@ void ph_report_entry_row(const ph_report *r, ph_grid *g,
         ph_grid_uint(g, c->cycle, en->cycle);
     else
         ph_grid_null(g, c->cycle);
+    if (en->credited && c->line != ~(size_t)0) {   /* gprof -l line symbol */
+        ph_grid_uint(g, c->line, en->line);
+        ph_grid_uint(g, c->address, en->addr);
+        ph_grid_num(g, c->credit, en->credit);
+    }
 }
 
 void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)

@@ -1,6 +1,8 @@
 /* report_disasm.c -- "summary --disasm FN": FN's instruction addresses
  * (callgrind --dump-instr=yes) with their costs in every event, the calls
- * made at each, and the instruction text from objdump when the object
+ * made at each, the jumps from each (--collect-jumps=yes: target, count,
+ * for a conditional one taken of executed, as KCachegrind's machine-code
+ * view shows them), and the instruction text from objdump when the object
  * file is on this machine (KCachegrind's machine-code view).  The rows
  * come from analysis/instr_costs.c, the text from cgview/objdump.c. */
 #include "config.h"
@@ -78,6 +80,34 @@ static void print_costs(ph_report *r, const int64_t *v, FILE *out)
     }
 }
 
+/* "jump to 0x1234 (fn:12): 5 times" or "jcnd to ...: taken 3 of 4". */
+static void print_jump(ph_report *r, const ph_func *f, const ph_instr_jump *j,
+                       int indent, FILE *out)
+{
+    char a[32], b[32], where[PH_REPORT_MAXW + 1] = "";
+
+    if (j->to && j->to != f)
+        snprintf(where, sizeof where, " %s", ph_str_get(r->p, j->to->name));
+    if (j->target_line)
+        snprintf(where + strlen(where), sizeof where - strlen(where),
+                 "%sline %u", where[0] ? ":" : " ", j->target_line);
+    fprintf(out, "%*s%s to ", indent, "", j->conditional ? "jcnd" : "jump");
+    if (j->target)
+        fprintf(out, "0x%llx", (unsigned long long)j->target);
+    else
+        fputs("???", out);
+    fprintf(out, "%s: ", where);
+    if (j->conditional)
+        fprintf(out, "taken %s of %s (%.2f%%)\n",
+                ph_cli_commas(a, (int64_t)j->followed),
+                ph_cli_commas(b, (int64_t)j->executed),
+                j->executed ? 100.0 * (double)j->followed /
+                                  (double)j->executed : 0.0);
+    else
+        fprintf(out, "%s time%s\n", ph_cli_commas(a, (int64_t)j->followed),
+                j->followed == 1 ? "" : "s");
+}
+
 static void print_func(ph_report *r, const ph_func *f,
                        const ph_instr_costs *ic, const ph_disasm *d,
                        FILE *out)
@@ -126,6 +156,8 @@ static void print_func(ph_report *r, const ph_func *f,
                 fprintf(out, "           (inclusive)\n");
             }
         }
+        for (size_t j = row->jump0; j < row->jump0 + row->njumps; j++)
+            print_jump(r, f, &ic->jumps[j], (int)(24 * nev + 11), out);
     }
     fputs("-- Self cost summed: ", out);
     print_costs(r, ic->self, out);
@@ -152,6 +184,27 @@ static void csv_func(ph_report *r, const ph_func *f,
         }
         putchar('\n');
     }
+}
+
+static void emit_jump(ph_report *r, ph_emit *em, const ph_instr_jump *j)
+{
+    char addr[32];
+
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)j->target);
+    ph_emit_map(em, 1);
+    ph_emit_key(em, "target");
+    ph_emit_str(em, j->target ? addr : NULL);
+    ph_emit_key(em, "function");
+    ph_emit_str(em, j->to ? ph_str_get(r->p, j->to->name) : NULL);
+    ph_emit_key(em, "line");
+    ph_emit_uint(em, j->target_line);
+    ph_emit_key(em, "conditional");
+    ph_emit_bool(em, j->conditional);
+    ph_emit_key(em, "executed");
+    ph_emit_uint(em, j->executed);
+    ph_emit_key(em, "taken");
+    ph_emit_uint(em, j->followed);
+    ph_emit_end(em);
 }
 
 static void emit_func(ph_report *r, ph_emit *em, const ph_func *f,
@@ -201,6 +254,13 @@ static void emit_func(ph_report *r, ph_emit *em, const ph_func *f,
             ph_emit_end(em);
         }
         ph_emit_end(em);
+        if (row->njumps) {   /* only with jump data: the shape grows */
+            ph_emit_key(em, "jumps");
+            ph_emit_list(em, 0);
+            for (size_t j = row->jump0; j < row->jump0 + row->njumps; j++)
+                emit_jump(r, em, &ic->jumps[j]);
+            ph_emit_end(em);
+        }
         ph_emit_end(em);
     }
     ph_emit_end(em);

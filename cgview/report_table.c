@@ -79,7 +79,8 @@ static const char *group_name(ph_group g)
 /* The text columns of the table (one event: inclusive and self with
  * percentages, calls, the name); ~0 for a column not shown. */
 typedef struct text_cols {
-    size_t incl, incl_pc, self, self_pc, calls, name;
+    size_t incl, incl_pc, self, self_pc, cum, calls, name;
+    double cum_sum;     /* the cumulative column's running sum */
 } text_cols;
 
 static text_cols declare_text(const ph_report *r, ph_grid *g)
@@ -87,7 +88,8 @@ static text_cols declare_text(const ph_report *r, ph_grid *g)
     static const char *const heads[] = { "function", "file", "object",
                                          "class", "function file" };
     const ph_table *t = r->table;
-    text_cols c = { ~(size_t)0, ~(size_t)0, 0, ~(size_t)0, ~(size_t)0, 0 };
+    text_cols c = { ~(size_t)0, ~(size_t)0, 0, ~(size_t)0, ~(size_t)0,
+                    ~(size_t)0, 0, 0 };
     int show_incl = 0, show_calls = 0, show_pc = !ph_report_is_ratio(r, r->ev);
 
     /* an empty table still has its columns */
@@ -107,6 +109,9 @@ static text_cols declare_text(const ph_report *r, ph_grid *g)
     if (show_pc)
         c.self_pc = ph_grid_add_col(g, &(ph_grid_col){ .head = "%", .sep = " ",
                                                    .width = 5 });
+    if (t->gprof_lines)     /* gprof's flat profile has it */
+        c.cum = ph_grid_add_col(g, &(ph_grid_col){ .head = "cumulative",
+                                               .width = 10 });
     if (show_calls)
         c.calls = ph_grid_add_col(g, &(ph_grid_col){ .head = "calls",
                                                  .width = 5 });
@@ -118,7 +123,7 @@ static text_cols declare_text(const ph_report *r, ph_grid *g)
 
 /* Entry i's text cells: numbers as the report shows them, the name with
  * " <cycle N>" for members (or its inlining) and where it lives. */
-static void text_row(const ph_report *r, ph_grid *g, const text_cols *c,
+static void text_row(const ph_report *r, ph_grid *g, text_cols *c,
                      const ph_entry *e)
 {
     const ph_table *t = r->table;
@@ -139,6 +144,10 @@ static void text_row(const ph_report *r, ph_grid *g, const text_cols *c,
     if (c->self_pc != ~(size_t)0)
         ph_grid_text(g, c->self_pc,
                      format_pc(buf, ph_report_percent(r, r->ev, vs)));
+    if (c->cum != ~(size_t)0) {
+        c->cum_sum += vs;
+        ph_grid_text(g, c->cum, ph_report_number(r, r->ev, c->cum_sum, buf));
+    }
     if (c->calls != ~(size_t)0)
         ph_grid_text(g, c->calls, format_calls(buf, e));
     if (e->cycle && !e->is_cycle)

@@ -371,8 +371,8 @@ static void apply_gprof(ph_report *r)
 {
     const char *approx;
 
-    if (r->topts.group != PH_GROUP_FUNCTION)
-        return;
+    if (r->topts.group != PH_GROUP_FUNCTION || r->table->gprof_lines)
+        return;   /* a line symbol has no inclusive time in gprof -l */
     approx = ph_table_gprof_incl(r->p, r->table, r->topts.part);
     if (approx)
         r->approx = approx;

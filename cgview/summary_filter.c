@@ -197,7 +197,8 @@ void ph_view_filter_print(const ph_view_filter *vf, const ph_report *r,
 
     for (int i = 0; i < PH_VF_N; i++)
         any |= vf->spec[i] != NULL;
-    if (!r->ev || (!any && vf->nodefraction < 0 && !vf->lines))
+    if (!r->ev || (!any && vf->nodefraction < 0 &&
+                   (!vf->lines || r->table->gprof_lines)))
         return;
     fputc('\n', out);
     if (any) {

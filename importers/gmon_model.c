@@ -1,8 +1,10 @@
 /* gmon_model.c -- turn gmon.out records plus the executable's symbols into
  * a profile: one part, event cpu_time (ticks, scale 1/rate, unit from the
  * file), self rows per histogram bin (a bin straddling two functions is
- * split by overlap in gprof's bin geometry, whole ticks kept), call records from arcs (counts only,
- * inclusive unknown), basic-block counts as event bb_count.  First it checks
+ * split by overlap in gprof's bin geometry, whole ticks kept), gprof's
+ * fractional credits per function and per gprof -l line symbol, call
+ * records from arcs (counts only, inclusive unknown), basic-block counts
+ * as event bb_count.  First it checks
  * that the records belong to the executable, so a wrong --exe is refused
  * instead of giving wrong numbers.
  */
@@ -19,6 +21,11 @@
 /* -pg puts the mcount call within the first bytes of a function. */
 #define MCOUNT_REACH 64
 
+typedef struct line_sym {
+    size_t sym;             /* the function symbol it lies in */
+    uint32_t line, file;
+} line_sym;
+
 typedef struct model {
     ph_input *in;
     ph_profile *p;
@@ -28,6 +35,11 @@ typedef struct model {
     ph_object *obj;
     ph_func **funcs;        /* per symbol, made on first use */
     double *credit;         /* gprof's credit per symbol (ticks) */
+    uint64_t *starts;       /* per symbol, its address */
+    line_sym *lsyms;        /* gprof -l's line symbols, by address */
+    uint64_t *lstarts;      /* their addresses */
+    double *lcredit;        /* their credits (ticks) */
+    size_t nlsyms;
     size_t cpu_slot, bb_slot;
     size_t nreal;
 } model;
@@ -156,12 +168,12 @@ static void add_cost(model *m, ph_func *f, uint64_t addr, size_t slot,
 /* Histogram                                                           */
 
 /* gprof's hist_assign_samples: bins and symbols in 2-byte units, bin
- * bounds truncated, symbol i reaching to symbol i+1; credit =
- * overlap * count / units-per-bin.  Kept so reports can print gprof's
- * own numbers. */
-static void credit_bins(model *m, const ph_gmon_hist *h)
+ * bounds truncated, symbol i reaching to symbol i+1 (the last to end);
+ * credit = overlap * count / units-per-bin.  Symbols start at starts[],
+ * sorted.  Kept so reports can print gprof's own numbers. */
+static void credit_bins(const ph_gmon_hist *h, const uint64_t *starts,
+                        size_t n, uint64_t end, double *credit)
 {
-    const ph_gmon_syms *s = m->s;
     double scale = (double)(h->high - h->low) / 2 / h->nbins;
     uint64_t lowu = h->low / 2;
     size_t j = 0;
@@ -171,22 +183,80 @@ static void credit_bins(model *m, const ph_gmon_hist *h)
             continue;
         uint64_t blo = lowu + (uint64_t)(scale * i);
         uint64_t bhi = lowu + (uint64_t)(scale * (i + 1));
-        while (j < s->nsyms) {
-            uint64_t slo = s->syms[j].addr / 2;
-            uint64_t shi = j + 1 < s->nsyms ? s->syms[j + 1].addr / 2
-                                            : s->syms[j].end / 2;
+        while (j < n) {
+            uint64_t slo = starts[j] / 2;
+            uint64_t shi = j + 1 < n ? starts[j + 1] / 2 : end / 2;
             if (bhi < slo)
                 break;
             if (blo < shi) {
                 uint64_t lo = blo > slo ? blo : slo;
                 uint64_t hi = bhi < shi ? bhi : shi;
                 if (hi > lo)
-                    m->credit[j] += (double)(hi - lo) * (double)h->bins[i] /
-                                    scale;
+                    credit[j] += (double)(hi - lo) * (double)h->bins[i] /
+                                 scale;
                 if (shi > bhi)
                     break;
             }
             j++;
+        }
+    }
+}
+
+/* The first line-table row at or above addr. */
+static size_t row_at(const ph_gmon_syms *s, uint64_t addr)
+{
+    size_t lo = 0, hi = s->nlines;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lines[mid].addr < addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* gprof -l's line symbols.  gprof walks the text address by address and
+ * starts a line symbol where (function, file, line) differs from the last
+ * line symbol's; addresses without a line start none.  Function symbols
+ * stay (one wins over a line symbol at its address).  So per function:
+ * its entry, then each row address in it whose line differs from the
+ * last. */
+static void make_line_syms(model *m)
+{
+    const ph_gmon_syms *s = m->s;
+    size_t cap = s->nsyms + 16;
+
+    m->lsyms = ph_xmalloc(cap * sizeof *m->lsyms);
+    m->lstarts = ph_xmalloc(cap * sizeof *m->lstarts);
+    for (size_t k = 0; k < s->nsyms; k++) {
+        uint64_t a = s->syms[k].addr;
+        uint64_t hi = k + 1 < s->nsyms ? s->syms[k + 1].addr : s->syms[k].end;
+        uint32_t file, line = ph_gmon_syms_line(s, a, &file);
+        uint32_t pline = line, pfile = file;
+        int start = 1;
+        for (size_t r = row_at(s, a + 1);; r++) {
+            if (start || (line && (line != pline || file != pfile))) {
+                if (m->nlsyms == cap) {
+                    cap *= 2;
+                    m->lsyms = ph_xrealloc(m->lsyms, cap * sizeof *m->lsyms);
+                    m->lstarts = ph_xrealloc(m->lstarts,
+                                             cap * sizeof *m->lstarts);
+                }
+                m->lsyms[m->nlsyms] = (line_sym){k, line, file};
+                m->lstarts[m->nlsyms++] = a;
+                if (line)
+                    pline = line, pfile = file;
+                start = 0;
+            }
+            /* the last row of those at one address: one look per address */
+            while (r + 1 < s->nlines &&
+                   s->lines[r + 1].addr == s->lines[r].addr)
+                r++;
+            if (r >= s->nlines || s->lines[r].addr >= hi)
+                break;
+            a = s->lines[r].addr;
+            line = ph_gmon_syms_line(s, a, &file);
         }
     }
 }
@@ -289,8 +359,12 @@ static void add_hist(model *m, const ph_gmon_hist *h)
         else
             split_bin(m, blo, bhi, h->bins[i]);
     }
-    if (m->s)
-        credit_bins(m, h);
+    if (!m->s || m->s->nsyms == 0)
+        return;
+    credit_bins(h, m->starts, m->s->nsyms,
+                m->s->syms[m->s->nsyms - 1].end, m->credit);
+    credit_bins(h, m->lstarts, m->nlsyms,
+                m->s->syms[m->s->nsyms - 1].end, m->lcredit);
 }
 
 /* ------------------------------------------------------------------ */
@@ -373,6 +447,30 @@ static void add_bbs(model *m)
     }
 }
 
+/* The line symbols a report may list, as gprof -l does: those with time
+ * and every function entry (gprof -l credits a function's calls to its
+ * entry symbol). */
+static void keep_line_credits(model *m, const ph_event *ev)
+{
+    unsigned char *keep = ph_xcalloc(m->nlsyms + 1, 1);
+    uint64_t end = m->s && m->s->nsyms ? m->s->syms[m->s->nsyms - 1].end : 0;
+
+    for (size_t i = 0; i < m->nlsyms; i++)
+        keep[i] = m->lcredit[i] != 0 ||
+                  m->lstarts[i] == m->s->syms[m->lsyms[i].sym].addr;
+    for (size_t i = 0; i < m->nlsyms; i++) {
+        const line_sym *l = &m->lsyms[i];
+        if (!keep[i])
+            continue;
+        ph_line_credit c = {func_of_sym(m, l->sym), file_of(m, l->file),
+                            l->line, m->lstarts[i],
+                            i + 1 < m->nlsyms ? m->lstarts[i + 1] : end,
+                            m->lcredit[i]};
+        ph_line_credit_add(m->p, ev, &c);
+    }
+    free(keep);
+}
+
 /* Keep gprof's credits (fractions of a tick) beside the whole ticks, for
  * reports that print gprof's times (analysis/gprof_prop.c). */
 static void keep_credits(model *m)
@@ -381,6 +479,7 @@ static void keep_credits(model *m)
     for (size_t k = 0; m->s && k < m->s->nsyms; k++)
         if (m->credit[k] != 0)
             ph_func_set_credit(m->p, func_of_sym(m, k), ev, m->credit[k]);
+    keep_line_credits(m, ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -433,6 +532,11 @@ int ph_gmon_model(ph_input *in, ph_profile *p, const ph_gmon_data *d,
         m.obj = ph_object_get(p, ph_str_intern0(p, s->path));
         m.funcs = ph_xcalloc(s->nsyms ? s->nsyms : 1, sizeof *m.funcs);
         m.credit = ph_xcalloc(s->nsyms ? s->nsyms : 1, sizeof *m.credit);
+        m.starts = ph_xmalloc((s->nsyms + 1) * sizeof *m.starts);
+        for (size_t k = 0; k < s->nsyms; k++)
+            m.starts[k] = s->syms[k].addr;
+        make_line_syms(&m);
+        m.lcredit = ph_xcalloc(m.nlsyms + 1, sizeof *m.lcredit);
         ph_meta_add(p, "cmd", s->path);
     }
     snprintf(buf, sizeof buf, "%u", d->nfiles);
@@ -444,5 +548,9 @@ int ph_gmon_model(ph_input *in, ph_profile *p, const ph_gmon_data *d,
     keep_credits(&m);
     free(m.funcs);
     free(m.credit);
+    free(m.starts);
+    free(m.lsyms);
+    free(m.lstarts);
+    free(m.lcredit);
     return rc;
 }

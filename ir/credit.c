@@ -2,7 +2,8 @@
  * source attributed finer than its integer costs: gprof credits each
  * symbol its share of a histogram bin, while the rows keep whole ticks.
  * One event per profile carries credits; reports that follow the source
- * tool (analysis/gprof_prop.c) read them.
+ * tool (analysis/gprof_prop.c) read them.  gprof -l's line symbols carry
+ * theirs the same way (summary --lines on gmon data).
  */
 #include "config.h"
 
@@ -39,8 +40,32 @@ double ph_func_credit(const ph_profile *p, const ph_func *f)
     return f->id - 1 < p->ncredits ? p->credits[f->id - 1] : 0;
 }
 
+void ph_line_credit_add(ph_profile *p, const ph_event *ev,
+                        const ph_line_credit *c)
+{
+    if (p->credit_event && p->credit_event != ev)
+        return;
+    p->credit_event = ev;
+    if (p->nline_credits == p->line_credits_cap) {
+        p->line_credits_cap = p->line_credits_cap ? 2 * p->line_credits_cap
+                                                  : 64;
+        p->line_credits = ph_xrealloc(p->line_credits, p->line_credits_cap *
+                                      sizeof *p->line_credits);
+    }
+    p->line_credits[p->nline_credits++] = *c;
+}
+
+const ph_line_credit *ph_line_credits(const ph_profile *p, size_t *n)
+{
+    *n = p->nline_credits;
+    return p->line_credits;
+}
+
 void ph_credits_free(ph_profile *p)
 {
+    free(p->line_credits);
+    p->line_credits = NULL;
+    p->nline_credits = p->line_credits_cap = 0;
     free(p->credits);
     p->credits = NULL;
     p->ncredits = 0;

@@ -242,6 +242,23 @@ PH_API void ph_func_set_credit(ph_profile *p, const ph_func *f,
 PH_API int ph_has_credits(const ph_profile *p, const ph_event *ev);
 PH_API double ph_func_credit(const ph_profile *p, const ph_func *f);
 
+/* gprof -l's line symbols: one starts at each function entry and wherever
+ * the source line of the code changes, and is credited its share of the
+ * histogram bins it overlaps, in fractions of a unit of the credit event
+ * (the one ph_func_set_credit names; add refuses another event).  The
+ * array lives as long as the profile, in the order added. */
+typedef struct ph_line_credit {
+    const ph_func *func;
+    const ph_file *file;   /* NULL when unknown */
+    uint32_t line;         /* 0 when unknown */
+    uint64_t addr, end;    /* where the line symbol starts and ends */
+    double credit;
+} ph_line_credit;
+PH_API void ph_line_credit_add(ph_profile *p, const ph_event *ev,
+                               const ph_line_credit *c);
+PH_API const ph_line_credit *ph_line_credits(const ph_profile *p,
+                                             size_t *n);
+
 /* Find only; NULL when absent. */
 PH_API ph_func *ph_func_find(const ph_profile *p, ph_str name,
                              const ph_file *file, const ph_object *obj);

@@ -259,6 +259,9 @@ struct ph_profile {
     const ph_event *credit_event;
     double *credits;
     size_t ncredits;
+    /* gprof -l's line symbols of the credit event (credit.c) */
+    ph_line_credit *line_credits;
+    size_t nline_credits, line_credits_cap;
 };
 
 /* The part used when an add function gets part NULL: the first part,

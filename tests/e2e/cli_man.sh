@@ -31,4 +31,18 @@ for page in "$top_srcdir/cgview/profhub.1" "$top_srcdir/cgview/cgview.1"; do
     done <"$tmp/examples"
 done
 
+# Every option of summary --help that chooses a view says, in PEERS of
+# profhub.1, whose meaning it follows (issue 17); the input options do
+# not choose a view (--dump-instr is valgrind's, named in the help).
+checks=$((checks + 1))
+"$PROFHUB" summary --help | grep -o -- '--[a-z][a-z-]*' | sort -u |
+    grep -v -x -e --help -e --from -e --exe -e --raw-addresses \
+        -e --format -e --width -e --dump-instr >"$tmp/opts"
+sed -n '/^\.SH PEERS/,/^\.SH ENVIRONMENT/p' "$top_srcdir/cgview/profhub.1" | sed 's/\\-/-/g' >"$tmp/peers"
+while read -r o; do
+    grep -q -- "$o\b" "$tmp/peers" ||
+        fail "profhub.1 PEERS does not say whose meaning $o follows"
+done <"$tmp/opts"
+[ -s "$tmp/opts" ] || fail "no options read from summary --help"
+
 finish

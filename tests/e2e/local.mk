@@ -29,7 +29,8 @@ tests_e2e_irfacts_SOURCES = tests/e2e/irfacts.c
 tests_e2e_irfacts_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh \
 	tests/e2e/group_file.sh tests/e2e/tree_peer.sh tests/e2e/annotate_peer.sh \
-	tests/e2e/disasm_peer.sh
+	tests/e2e/disasm_peer.sh tests/e2e/disasm_jumps.sh \
+	tests/e2e/sort_parts_peer.sh
 EXTRA_DIST += tests/e2e/annotate2tsv tests/e2e/treecmp tests/e2e/annocmp \
 	tests/e2e/listcmp
 # The callgrind reader's threads give what one thread gives.
@@ -49,7 +50,8 @@ E2E_TESTS += tests/e2e/gmon_live.sh
 # summary of gmon.out in gprof's seconds, gprof's rows (issue 13, 17)
 E2E_TESTS += tests/e2e/gprof_views.sh
 # gmon ticks per source line against gprof -l (issue 17)
-E2E_TESTS += tests/e2e/gprof_lines.sh
+E2E_TESTS += tests/e2e/gprof_lines.sh tests/e2e/gprof_flat_lines.sh
+EXTRA_DIST += tests/e2e/gprof_lines_cmp
 # --gprof --annotate against gprof -A (issue 17)
 E2E_TESTS += tests/e2e/gprof_source.sh
 EXTRA_DIST += tests/e2e/src/gmon_plt.c tests/e2e/gprof_flat_cmp \

@@ -1,7 +1,8 @@
 /* gmon_test.c -- the gmon reader on real samples (samples/gmon/NAME/
  * {prog,gmon.out}, made by samples/regen.sh): each function's self time,
  * as gprof credits it, and the total equal what `gprof -b -p` prints, run
- * here (skipped when gprof is missing); every prefix of a real file either
+ * here (skipped when gprof is missing); gprof -l's line credits add up
+ * to their function's; every prefix of a real file either
  * reads or fails with a recorded error, never a crash; a file that is not
  * gmon data is refused by its sniff. */
 #include "config.h"
@@ -125,6 +126,47 @@ static void test_against_gprof(void)
     CU_ASSERT(compared > 0 || access(sample_dir("", dir, sizeof dir), R_OK));
 }
 
+/* gprof -l's line symbols split each function symbol's range, so a
+ * function's line credits add up to its own credit (gprof's -p time);
+ * each symbol starts before it ends, in address order. */
+static void test_line_credits(void)
+{
+    static const char *const names[] = {"recursion-pie", "recursion-nopie",
+                                        "chain-pie", "chain-nopie"};
+    char dir[1024];
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ph_input *in = NULL;
+        sample_dir(names[i], dir, sizeof dir);
+        if (access(dir, R_OK) != 0)
+            continue;
+        ph_profile *p = read_sample(dir, &in);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        size_t n, nf = ph_func_count(p);
+        const ph_line_credit *lc = ph_line_credits(p, &n);
+        double *sum = calloc(nf + 1, sizeof *sum);
+        CU_ASSERT(n > 0);
+        for (size_t k = 0; k < n; k++) {
+            CU_ASSERT(lc[k].addr < lc[k].end);
+            if (k > 0)
+                CU_ASSERT(lc[k - 1].addr < lc[k].addr);
+            sum[lc[k].func->id - 1] += lc[k].credit;
+        }
+        for (size_t f = 0; f < nf; f++) {
+            const ph_func *fn = ph_func_at(p, f);
+            double want = ph_func_credit(p, fn);
+            if (fabs(sum[fn->id - 1] - want) > 1e-9 * (1 + want))
+                fprintf(stderr, "\n%s %s: lines %.6f, function %.6f\n",
+                        names[i], ph_str_get(p, fn->name), sum[fn->id - 1],
+                        want);
+            CU_ASSERT(fabs(sum[fn->id - 1] - want) <= 1e-9 * (1 + want));
+        }
+        free(sum);
+        ph_profile_free(p);
+        if (in)
+            ph_input_close(in);
+    }
+}
+
 static void test_prefixes(void)
 {
     char dir[1024], path[1200], prog[1200];
@@ -161,5 +203,7 @@ void ph_test_register_gmon(void)
 {
     CU_pSuite s = CU_add_suite("gmon", NULL, NULL);
     CU_add_test(s, "self time against gprof", test_against_gprof);
+    CU_add_test(s, "line credits add up to the function's",
+                test_line_credits);
     CU_add_test(s, "every prefix of a real file", test_prefixes);
 }
