@@ -345,7 +345,7 @@ void ph_table_mark_inline(ph_table *t, const ph_table_opts *o)
             continue;
         for (size_t k = 0; k < w; k++)
             if (ph_sample_value(smp, k)) {
-                live[smp->node->id - 1] = 1;
+                live[ph_node_id(p, smp->node) - 1] = 1;
                 break;
             }
     }
@@ -354,15 +354,17 @@ void ph_table_mark_inline(ph_table *t, const ph_table_opts *o)
         const ph_node *n = ph_node_at(p, i);
         if (!live[i] || !n->parent)
             continue;
-        live[n->parent->id - 1] = 1;
-        if (!n->func)
+        live[n->parent - 1] = 1;
+        const ph_frame *fr = ph_node_frame(p, n);
+        if (!fr->func)
             continue;
-        const ph_node *up = n->parent;
-        while (up && !up->func)
-            up = up->parent;
-        uint32_t ec = eof[n->func->id - 1];
-        if (up && ec && ec != eof[up->func->id - 1])
-            marks[ec - 1] |= (n->flags & PH_FRAME_INLINED) ? 1 : 2;
+        const ph_func *upf = NULL;
+        for (uint32_t up = n->parent; up && !upf;
+             up = ph_node_at(p, up - 1)->parent)
+            upf = ph_node_func(p, ph_node_at(p, up - 1));
+        uint32_t ec = eof[fr->func->id - 1];
+        if (upf && ec && ec != eof[upf->id - 1])
+            marks[ec - 1] |= (fr->flags & PH_FRAME_INLINED) ? 1 : 2;
     }
     apply_marks(t, marks);
     free(marks);

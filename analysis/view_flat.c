@@ -75,8 +75,9 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        if (s->node && s->node->func) {
-            v->first[s->node->func->id]++;
+        const ph_func *fn = s->node ? ph_node_func(p, s->node) : NULL;
+        if (fn) {
+            v->first[fn->id]++;
             npad += s->width < w;
         }
     }
@@ -89,9 +90,10 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
     npad = 0;
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        if (!s->node || !s->node->func)
+        const ph_frame *fr = s->node ? ph_node_frame(p, s->node) : NULL;
+        if (!fr || !fr->func)
             continue;
-        size_t f = s->node->func->id - 1;
+        size_t f = fr->func->id - 1;
         tree_row *r = &v->rows[v->first[f] + fill[f]++];
         const int64_t *cost = s->cost;
         if (s->width < w) {
@@ -99,7 +101,7 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
             memcpy(c, s->cost, s->width * sizeof *c);
             cost = c;
         }
-        *r = (tree_row){s->part, s->node->addr, s->node->line, cost};
+        *r = (tree_row){s->part, fr->addr, fr->line, cost};
     }
     free(fill);
 }
@@ -185,7 +187,7 @@ static void tab_grow(calls_build *b)
 }
 
 /* The record of caller frame n to the function of its child c in part. */
-static ph_call *get_call(calls_build *b, const ph_node *n, const ph_node *c,
+static ph_call *get_call(calls_build *b, const ph_frame *n, const ph_frame *c,
                          ph_part *part, size_t first_of_part)
 {
     ph_flat *v = b->v;
@@ -248,35 +250,43 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
     /* Depth-first from each root along the links: on[f] counts f's
      * frames on the path above the current node. */
     for (size_t r = 0; r < nn; r++) {
-        const ph_node *root = ph_node_at(p, r), *n = root;
-        if (root->parent)
+        uint32_t root = (uint32_t)r + 1, id = root;
+        if (ph_node_at(p, r)->parent)
             continue;
-        while (n) {
-            const ph_node *up = n->parent;
-            size_t i = n->id - 1;
-            if (up && up->func && n->func && cnt[i]) {
-                ph_call *e = get_call(b, up, n, part, first);
-                int64_t *incl = incl_of(b, (size_t)(e - b->v->calls), icap);
-                e->count += cnt[i];
-                if (on[n->func->id - 1] == 0)
-                    ph_vec_add(incl, sub + i * w, w);
+        while (id) {
+            const ph_node *n = ph_node_at(p, id - 1);
+            const ph_frame *fr = ph_node_frame(p, n);
+            size_t i = id - 1;
+            if (n->parent && fr->func && cnt[i]) {
+                const ph_frame *ufr =
+                    ph_node_frame(p, ph_node_at(p, n->parent - 1));
+                if (ufr->func) {
+                    ph_call *e = get_call(b, ufr, fr, part, first);
+                    int64_t *incl = incl_of(b, (size_t)(e - b->v->calls),
+                                            icap);
+                    e->count += cnt[i];
+                    if (on[fr->func->id - 1] == 0)
+                        ph_vec_add(incl, sub + i * w, w);
+                }
             }
-            if (n->func)
-                on[n->func->id - 1]++;
+            if (fr->func)
+                on[fr->func->id - 1]++;
             if (n->child) {
-                n = n->child;
+                id = n->child;
                 continue;
             }
-            while (n) {
-                if (n->func)
-                    on[n->func->id - 1]--;
-                if (n == root) {
-                    n = NULL;
+            while (id) {
+                n = ph_node_at(p, id - 1);
+                fr = ph_node_frame(p, n);
+                if (fr->func)
+                    on[fr->func->id - 1]--;
+                if (id == root) {
+                    id = 0;
                 } else if (n->sibling) {
-                    n = n->sibling;
+                    id = n->sibling;
                     break;
                 } else {
-                    n = n->parent;
+                    id = n->parent;
                 }
             }
         }

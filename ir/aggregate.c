@@ -132,6 +132,7 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
     a->self = alloc_vectors(a->nfunc, w);
     a->tree_self = alloc_vectors(a->nfunc, w);
     a->have_self = 1;
+    ph_tree_settle(p);
     if (sel == -2)
         return;
     if (p->nrows) {
@@ -147,8 +148,9 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
         if (!part_selected(sel, s->part))
             continue;
         add_vector(a->totals, s->cost, n);
-        if (s->node && s->node->func) {
-            size_t f = s->node->func->id - 1;
+        const ph_func *fn = s->node ? ph_node_func(p, s->node) : NULL;
+        if (fn) {
+            size_t f = fn->id - 1;
             add_vector(a->self + f * w, s->cost, n);
             add_vector(a->tree_self + f * w, s->cost, n);
         }
@@ -222,10 +224,9 @@ static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
  * adds its subtree to f only when it is f's outermost frame. */
 static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
 {
-    size_t w = a->width, nn = p->nodes.n, i, any = 0;
+    size_t w = a->width, nn = p->nnodes, i, any = 0;
     int64_t *sub;
-    uint32_t *on;
-    ph_node *n;
+    uint32_t *on, id;
     if (nn == 0 || p->samples.n == 0)
         return;
     sub = alloc_vectors(nn, w);
@@ -233,7 +234,7 @@ static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
         const ph_sample *s = p->samples.v[i];
         if (!part_selected(sel, s->part) || !s->node)
             continue;
-        add_vector(sub + (s->node->id - 1) * w, s->cost,
+        add_vector(sub + (ph_node_id(p, s->node) - 1) * w, s->cost,
                    s->width < w ? s->width : w);
         any = 1;
     }
@@ -242,28 +243,31 @@ static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
         return;
     }
     for (i = nn; i-- > 0;) {
-        const ph_node *c = p->nodes.v[i];
+        const ph_node *c = ph_node_by_id(p, (uint32_t)i + 1);
         if (c->parent)
-            add_vector(sub + (c->parent->id - 1) * w, sub + i * w, w);
+            add_vector(sub + (c->parent - 1) * w, sub + i * w, w);
     }
     on = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *on);
-    n = p->root_first;
-    while (n) {
-        if (n->func && on[n->func->id - 1]++ == 0)
-            add_vector(a->incl + (n->func->id - 1) * w,
-                       sub + (n->id - 1) * w, w);
+    id = p->root_first;
+    while (id) {
+        const ph_node *n = ph_node_by_id(p, id);
+        const ph_func *f = ph_node_func(p, n);
+        if (f && on[f->id - 1]++ == 0)
+            add_vector(a->incl + (f->id - 1) * w, sub + (id - 1) * w, w);
         if (n->child) {
-            n = n->child;
+            id = n->child;
             continue;
         }
-        while (n) {
-            if (n->func)
-                on[n->func->id - 1]--;
+        while (id) {
+            n = ph_node_by_id(p, id);
+            f = ph_node_func(p, n);
+            if (f)
+                on[f->id - 1]--;
             if (n->sibling) {
-                n = n->sibling;
+                id = n->sibling;
                 break;
             }
-            n = n->parent;
+            id = n->parent;
         }
     }
     free(on);
@@ -310,6 +314,7 @@ static const int64_t *get_part_totals(ph_profile *p, size_t k)
             ph_oom();
         t = p->part_totals = ph_xcalloc(np * w, sizeof *t);
         p->part_totals_gen = p->generation;
+        ph_tree_settle(p);
         if (p->nrows)
             for (i = 0; i < p->funcs.n; i++)
                 ph_rows_sum_parts(p, p->funcs.v[i], t);
