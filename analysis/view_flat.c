@@ -235,14 +235,50 @@ static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
     return v->incl + index * w;
 }
 
+/* Per node: whether a sample of part lies in its subtree. */
+static unsigned char *live_nodes(const ph_profile *p, int part)
+{
+    size_t nn = ph_node_count(p);
+    unsigned char *live = ph_xcalloc(nn + 1, 1);
+    for (size_t i = 0; i < ph_sample_count(p); i++) {
+        const ph_sample *s = ph_sample_at(p, i);
+        if (s->node && ph_part_selected(s->part, part))
+            live[ph_node_id(p, s->node) - 1] = 1;
+    }
+    for (size_t i = nn; i-- > 0;) {   /* parents come before children */
+        uint32_t up = ph_node_at(p, i)->parent;
+        if (live[i] && up)
+            live[up - 1] = 1;
+    }
+    return live;
+}
+
+/* A node on the walk's path: its subtree's cost (in a parallel array) and
+ * sample count so far, and the record its edge from its parent adds them
+ * to when the walk leaves it. */
+typedef struct path_ent {
+    size_t rec;         /* record index + 1; 0 none */
+    int add_incl;       /* the outermost frame of its function */
+    uint64_t cnt;
+} path_ent;
+
+/* The tree's calls of one part: an edge from a node with a function to a
+ * child with a function is a call; its count is the number of samples
+ * below the child and its inclusive cost their cost, counted once per
+ * stack when the callee recurses.  One depth-first walk adds the costs up
+ * along the path as it leaves each node (no vector per node). */
 static void tree_calls_part(const ph_profile *p, calls_build *b,
                             ph_part *part, size_t *icap)
 {
-    size_t w = b->v->width, nn = ph_node_count(p);
-    uint64_t *cnt = NULL;
-    int64_t *sub = ph_subtree_sums(p, (int)part->index, &cnt);
+    size_t w = b->v->width, nn = ph_node_count(p), depth = 0, cap = 0;
+    unsigned char *live = live_nodes(p, (int)part->index);
+    unsigned char *additive = ph_xmalloc(w + 1);
     uint32_t *on = ph_xcalloc(ph_func_count(p) + 1, sizeof *on);
+    path_ent *path = NULL;
+    int64_t *psum = NULL;
     size_t first = b->v->ncalls;
+    for (size_t k = 0; k < w; k++)
+        additive[k] = !(ph_event_real(p, k)->flags & PH_EV_NONADDITIVE);
     free(b->t.slot);
     b->t.slot = NULL;
     b->t.mask = 0;
@@ -251,28 +287,46 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
      * frames on the path above the current node. */
     for (size_t r = 0; r < nn; r++) {
         uint32_t root = (uint32_t)r + 1, id = root;
-        if (ph_node_at(p, r)->parent)
+        if (ph_node_at(p, r)->parent || !live[r])
             continue;
         while (id) {
             const ph_node *n = ph_node_at(p, id - 1);
             const ph_frame *fr = ph_node_frame(p, n);
-            size_t i = id - 1;
-            if (n->parent && fr->func && cnt[i]) {
+            if (depth == cap) {
+                cap = cap ? 2 * cap : 64;
+                path = ph_xrealloc(path, cap * sizeof *path);
+                psum = ph_xrealloc(psum, cap * (w + 1) * sizeof *psum);
+            }
+            path_ent *pe = &path[depth];
+            int64_t *sum = psum + depth * w;
+            *pe = (path_ent){0, 0, 0};
+            memset(sum, 0, w * sizeof *sum);
+            for (const ph_sample *s = ph_node_samples(p, n); s; s = s->next) {
+                if (!ph_part_selected(s->part, (int)part->index))
+                    continue;
+                for (size_t k = 0; k < w; k++)
+                    if (additive[k])
+                        sum[k] = ph_cost_add(sum[k], ph_sample_value(s, k));
+                pe->cnt++;
+            }
+            if (n->parent && fr->func && live[id - 1]) {
                 const ph_frame *ufr =
                     ph_node_frame(p, ph_node_at(p, n->parent - 1));
                 if (ufr->func) {
                     ph_call *e = get_call(b, ufr, fr, part, first);
-                    int64_t *incl = incl_of(b, (size_t)(e - b->v->calls),
-                                            icap);
-                    e->count += cnt[i];
-                    if (on[fr->func->id - 1] == 0)
-                        ph_vec_add(incl, sub + i * w, w);
+                    pe->rec = (size_t)(e - b->v->calls) + 1;
+                    (void)incl_of(b, pe->rec - 1, icap);
+                    pe->add_incl = on[fr->func->id - 1] == 0;
                 }
             }
             if (fr->func)
                 on[fr->func->id - 1]++;
-            if (n->child) {
-                id = n->child;
+            depth++;
+            uint32_t c = n->child;
+            while (c && !live[c - 1])
+                c = ph_node_at(p, c - 1)->sibling;
+            if (c) {
+                id = c;
                 continue;
             }
             while (id) {
@@ -280,20 +334,32 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
                 fr = ph_node_frame(p, n);
                 if (fr->func)
                     on[fr->func->id - 1]--;
-                if (id == root) {
-                    id = 0;
-                } else if (n->sibling) {
-                    id = n->sibling;
-                    break;
-                } else {
-                    id = n->parent;
+                depth--;
+                pe = &path[depth];
+                sum = psum + depth * w;
+                if (pe->rec) {
+                    b->v->calls[pe->rec - 1].count += pe->cnt;
+                    if (pe->add_incl)
+                        ph_vec_add(incl_of(b, pe->rec - 1, icap), sum, w);
                 }
+                if (depth) {
+                    ph_vec_add(sum - w, sum, w);
+                    path[depth - 1].cnt += pe->cnt;
+                }
+                id = id == root ? 0 : n->sibling;
+                while (id && !live[id - 1])
+                    id = ph_node_at(p, id - 1)->sibling;
+                if (id)
+                    break;
+                id = depth ? n->parent : 0;
             }
         }
     }
+    free(psum);
+    free(path);
     free(on);
-    free(cnt);
-    free(sub);
+    free(additive);
+    free(live);
 }
 
 /* Record k of the view: copies first, then the tree's. */
