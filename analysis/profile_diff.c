@@ -162,19 +162,21 @@ static void collect_paths(side *s, const ph_diff_opts *o)
     char **path = ph_xcalloc(n + 1, sizeof *path);
     for (size_t i = 0; i < n; i++) {
         const ph_node *nd = ph_node_at(p, i);
+        const ph_func *f = ph_node_func(p, nd);
+        const ph_sample *first = ph_node_samples(p, nd);
         char b[4096];
-        const char *fn = nd->func ? ph_str_get(p, nd->func->name) : "<root>";
+        const char *fn = f ? ph_str_get(p, f->name) : "<root>";
         fn = ph_rename_apply(o->rename_fn, o->nrename_fn, fn, b, sizeof b);
-        const char *up = nd->parent ? path[nd->parent->id - 1] : NULL;
+        const char *up = nd->parent ? path[nd->parent - 1] : NULL;
         size_t len = (up ? strlen(up) + 1 : 0) + strlen(fn) + 1;
         path[i] = ph_xmalloc(len);
         snprintf(path[i], len, "%s%s%s", up ? up : "", up ? ";" : "", fn);
-        if (!nd->samples)
+        if (!first)
             continue;
         int64_t *v;
         item *x = add_item(s, &v);
         x->name = x->key[0] = ph_str_intern0(s->pool, path[i]);
-        for (const ph_sample *sm = nd->samples; sm; sm = sm->next)
+        for (const ph_sample *sm = first; sm; sm = sm->next)
             for (size_t k = 0; k < s->w; k++)
                 if (!(ph_event_real(p, k)->flags & PH_EV_NONADDITIVE))
                     v[k] += ph_sample_value(sm, k);

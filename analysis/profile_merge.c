@@ -405,13 +405,14 @@ static void copy_samples_summed(merger *m, const ph_node *sn, ph_node *dn,
                                 ph_sumbuf *b)
 {
     size_t maxl = 0;
-    for (const ph_sample *s = sn->samples; s; s = s->next)
+    const ph_sample *first = ph_node_samples(m->src, sn);
+    for (const ph_sample *s = first; s; s = s->next)
         if (s->nlabels > maxl)
             maxl = s->nlabels;
     size_t nkey = 2 + 4 * maxl;
     uint64_t *key = ph_xcalloc(nkey, sizeof *key);
     ph_sumbuf_reset(b, nkey, m->dw);
-    for (const ph_sample *s = sn->samples; s; s = s->next) {
+    for (const ph_sample *s = first; s; s = s->next) {
         const int64_t *v = map_vec(m, s->cost, s->width);
         if (s->strs) {
             ph_sample_add(m->dst, dn, part_of(m, s->part), v, m->dw,
@@ -457,15 +458,16 @@ static void copy_tree(merger *m)
     ph_sumbuf_init(&b, 1, 1);
     for (size_t i = 0; i < n; i++) {
         const ph_node *sn = ph_node_at(src, i);
-        ph_node *parent = sn->parent ? map[sn->parent->id - 1] : NULL;
-        map[i] = ph_node_child(m->dst, parent, map_func(m, sn->func),
-                               map_object(m, sn->object), sn->addr, sn->line,
-                               sn->flags);
+        const ph_frame *fr = ph_node_frame(src, sn);
+        ph_node *parent = sn->parent ? map[sn->parent - 1] : NULL;
+        map[i] = ph_node_child(m->dst, parent, map_func(m, fr->func),
+                               map_object(m, fr->object), fr->addr, fr->line,
+                               fr->flags);
         if (m->o->coalesce && !extra) {
             copy_samples_summed(m, sn, map[i], &b);
             continue;
         }
-        for (const ph_sample *s = sn->samples; s; s = s->next) {
+        for (const ph_sample *s = ph_node_samples(src, sn); s; s = s->next) {
             if (s->nlabels + extra > lcap) {
                 lcap = s->nlabels + extra;
                 labels = ph_xrealloc(labels, lcap * sizeof *labels);

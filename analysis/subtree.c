@@ -22,7 +22,7 @@ int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts)
     for (size_t i = 0; i < n; i++) {
         const ph_node *node = ph_node_at(p, i);
         int64_t *row = sum + i * w;
-        for (const ph_sample *s = node->samples; s; s = s->next) {
+        for (const ph_sample *s = ph_node_samples(p, node); s; s = s->next) {
             if (!ph_part_selected(s->part, part))
                 continue;
             for (size_t k = 0; k < w; k++)
@@ -36,7 +36,7 @@ int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts)
         const ph_node *node = ph_node_at(p, i);
         if (!node->parent)
             continue;
-        size_t up = node->parent->id - 1;
+        size_t up = node->parent - 1;
         ph_vec_add(sum + up * w, sum + i * w, w);
         if (cnt)
             cnt[up] += cnt[i];

@@ -184,34 +184,38 @@ static void tree_group_incl(const ph_profile *p, int part, const uint32_t *gof,
         return;
     uint32_t *on = ph_xcalloc(ngroups + 1, sizeof *on);
     size_t n = ph_node_count(p);
-    const ph_node **stack = ph_xmalloc((n + 1) * sizeof *stack);
+    uint32_t *stack = ph_xmalloc((n + 1) * sizeof *stack);
     for (size_t r = 0; r < n; r++) {
-        const ph_node *root = ph_node_at(p, r);
-        if (root->parent)
+        uint32_t root = (uint32_t)r + 1;
+        if (ph_node_at(p, r)->parent)
             continue;
         /* Enter a node, then its first child; leave it when it has no
          * unvisited child left, then go to its sibling. */
         size_t sp = 0;
-        const ph_node *cur = root;
+        uint32_t cur = root;
         while (cur) {
-            uint32_t g = cur->func ? gof[cur->func->id - 1] : 0;
+            const ph_node *nd = ph_node_at(p, cur - 1);
+            const ph_func *f = ph_node_func(p, nd);
+            uint32_t g = f ? gof[f->id - 1] : 0;
             if (g && on[g]++ == 0)
-                ph_vec_add(incl + (g - 1) * w, sub + (cur->id - 1) * w, w);
+                ph_vec_add(incl + (g - 1) * w, sub + (cur - 1) * w, w);
             stack[sp++] = cur;
-            if (cur->child) {
-                cur = cur->child;
+            if (nd->child) {
+                cur = nd->child;
                 continue;
             }
-            cur = NULL;
+            cur = 0;
             while (sp) {
-                const ph_node *done = stack[--sp];
-                uint32_t dg = done->func ? gof[done->func->id - 1] : 0;
+                uint32_t done = stack[--sp];
+                const ph_node *dn = ph_node_at(p, done - 1);
+                const ph_func *df = ph_node_func(p, dn);
+                uint32_t dg = df ? gof[df->id - 1] : 0;
                 if (dg)
                     on[dg]--;
                 if (done == root)
                     break;
-                if (done->sibling) {
-                    cur = done->sibling;
+                if (dn->sibling) {
+                    cur = dn->sibling;
                     break;
                 }
             }

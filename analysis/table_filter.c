@@ -322,33 +322,54 @@ static void apply_marks(ph_table *t, const unsigned char *marks)
                                 : marks[e] == 3 ? PH_INLINE_SOME : 0;
 }
 
+/* The marks of the unfiltered table, from the context tree itself rather
+ * than the stack view (which would mirror every node): each edge from a
+ * node to its nearest ancestor with a function, taken when a sample of the
+ * part with a nonzero cost lies under the node -- the pairs of frames the
+ * view's walk of every such sample meets. */
 void ph_table_mark_inline(ph_table *t, const ph_table_opts *o)
 {
     const ph_profile *p = t->profile;
-    if (!ph_node_count(p) || !t->count)
+    size_t nn = ph_node_count(p), w = t->nreal;
+    if (!nn || !t->count)
         return;
-    ph_stack_filter *sf = ph_stack_filter_new(p, NULL, o->part);
-    const ph_stacks *s = ph_stacks_of(p);
     uint32_t *eof = ph_xcalloc(ph_func_count(p) + 1, sizeof *eof);
-    uint32_t *kept = ph_xmalloc((s->nnodes + 1) * sizeof *kept);
+    unsigned char *live = ph_xcalloc(nn + 1, 1);
     unsigned char *marks = ph_xcalloc(t->count + 1, 1);
     for (size_t e = 0; e < t->count; e++)
         if (t->entries[e].func)
             eof[t->entries[e].func->id - 1] = (uint32_t)e + 1;
-    uint32_t *eon = node_entries(s, eof);
-    for (size_t i = 0; i < s->nsamples; i++) {
-        size_t nk;
-        if (!s->samples[i].src || all_zero(s->samples[i].cost, t->nreal))
+    for (size_t i = 0; i < ph_sample_count(p); i++) {
+        const ph_sample *smp = ph_sample_at(p, i);
+        if (!smp->node || !ph_part_selected(smp->part, o->part))
             continue;
-        nk = ph_stack_filter_sample(sf, i, kept);
-        mark_edges(s, eon, kept, nk, marks);
+        for (size_t k = 0; k < w; k++)
+            if (ph_sample_value(smp, k)) {
+                live[ph_node_id(p, smp->node) - 1] = 1;
+                break;
+            }
+    }
+    /* ids put parents before children */
+    for (size_t i = nn; i-- > 0;) {
+        const ph_node *n = ph_node_at(p, i);
+        if (!live[i] || !n->parent)
+            continue;
+        live[n->parent - 1] = 1;
+        const ph_frame *fr = ph_node_frame(p, n);
+        if (!fr->func)
+            continue;
+        const ph_func *upf = NULL;
+        for (uint32_t up = n->parent; up && !upf;
+             up = ph_node_at(p, up - 1)->parent)
+            upf = ph_node_func(p, ph_node_at(p, up - 1));
+        uint32_t ec = eof[fr->func->id - 1];
+        if (upf && ec && ec != eof[upf->id - 1])
+            marks[ec - 1] |= (fr->flags & PH_FRAME_INLINED) ? 1 : 2;
     }
     apply_marks(t, marks);
     free(marks);
-    free(eon);
-    free(kept);
+    free(live);
     free(eof);
-    ph_stack_filter_free(sf);
 }
 
 void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)

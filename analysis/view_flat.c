@@ -75,8 +75,9 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        if (s->node && s->node->func) {
-            v->first[s->node->func->id]++;
+        const ph_func *fn = s->node ? ph_node_func(p, s->node) : NULL;
+        if (fn) {
+            v->first[fn->id]++;
             npad += s->width < w;
         }
     }
@@ -89,9 +90,10 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
     npad = 0;
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        if (!s->node || !s->node->func)
+        const ph_frame *fr = s->node ? ph_node_frame(p, s->node) : NULL;
+        if (!fr || !fr->func)
             continue;
-        size_t f = s->node->func->id - 1;
+        size_t f = fr->func->id - 1;
         tree_row *r = &v->rows[v->first[f] + fill[f]++];
         const int64_t *cost = s->cost;
         if (s->width < w) {
@@ -99,7 +101,7 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
             memcpy(c, s->cost, s->width * sizeof *c);
             cost = c;
         }
-        *r = (tree_row){s->part, s->node->addr, s->node->line, cost};
+        *r = (tree_row){s->part, fr->addr, fr->line, cost};
     }
     free(fill);
 }
@@ -185,7 +187,7 @@ static void tab_grow(calls_build *b)
 }
 
 /* The record of caller frame n to the function of its child c in part. */
-static ph_call *get_call(calls_build *b, const ph_node *n, const ph_node *c,
+static ph_call *get_call(calls_build *b, const ph_frame *n, const ph_frame *c,
                          ph_part *part, size_t first_of_part)
 {
     ph_flat *v = b->v;
@@ -233,14 +235,50 @@ static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
     return v->incl + index * w;
 }
 
+/* Per node: whether a sample of part lies in its subtree. */
+static unsigned char *live_nodes(const ph_profile *p, int part)
+{
+    size_t nn = ph_node_count(p);
+    unsigned char *live = ph_xcalloc(nn + 1, 1);
+    for (size_t i = 0; i < ph_sample_count(p); i++) {
+        const ph_sample *s = ph_sample_at(p, i);
+        if (s->node && ph_part_selected(s->part, part))
+            live[ph_node_id(p, s->node) - 1] = 1;
+    }
+    for (size_t i = nn; i-- > 0;) {   /* parents come before children */
+        uint32_t up = ph_node_at(p, i)->parent;
+        if (live[i] && up)
+            live[up - 1] = 1;
+    }
+    return live;
+}
+
+/* A node on the walk's path: its subtree's cost (in a parallel array) and
+ * sample count so far, and the record its edge from its parent adds them
+ * to when the walk leaves it. */
+typedef struct path_ent {
+    size_t rec;         /* record index + 1; 0 none */
+    int add_incl;       /* the outermost frame of its function */
+    uint64_t cnt;
+} path_ent;
+
+/* The tree's calls of one part: an edge from a node with a function to a
+ * child with a function is a call; its count is the number of samples
+ * below the child and its inclusive cost their cost, counted once per
+ * stack when the callee recurses.  One depth-first walk adds the costs up
+ * along the path as it leaves each node (no vector per node). */
 static void tree_calls_part(const ph_profile *p, calls_build *b,
                             ph_part *part, size_t *icap)
 {
-    size_t w = b->v->width, nn = ph_node_count(p);
-    uint64_t *cnt = NULL;
-    int64_t *sub = ph_subtree_sums(p, (int)part->index, &cnt);
+    size_t w = b->v->width, nn = ph_node_count(p), depth = 0, cap = 0;
+    unsigned char *live = live_nodes(p, (int)part->index);
+    unsigned char *additive = ph_xmalloc(w + 1);
     uint32_t *on = ph_xcalloc(ph_func_count(p) + 1, sizeof *on);
+    path_ent *path = NULL;
+    int64_t *psum = NULL;
     size_t first = b->v->ncalls;
+    for (size_t k = 0; k < w; k++)
+        additive[k] = !(ph_event_real(p, k)->flags & PH_EV_NONADDITIVE);
     free(b->t.slot);
     b->t.slot = NULL;
     b->t.mask = 0;
@@ -248,42 +286,80 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
     /* Depth-first from each root along the links: on[f] counts f's
      * frames on the path above the current node. */
     for (size_t r = 0; r < nn; r++) {
-        const ph_node *root = ph_node_at(p, r), *n = root;
-        if (root->parent)
+        uint32_t root = (uint32_t)r + 1, id = root;
+        if (ph_node_at(p, r)->parent || !live[r])
             continue;
-        while (n) {
-            const ph_node *up = n->parent;
-            size_t i = n->id - 1;
-            if (up && up->func && n->func && cnt[i]) {
-                ph_call *e = get_call(b, up, n, part, first);
-                int64_t *incl = incl_of(b, (size_t)(e - b->v->calls), icap);
-                e->count += cnt[i];
-                if (on[n->func->id - 1] == 0)
-                    ph_vec_add(incl, sub + i * w, w);
+        while (id) {
+            const ph_node *n = ph_node_at(p, id - 1);
+            const ph_frame *fr = ph_node_frame(p, n);
+            if (depth == cap) {
+                cap = cap ? 2 * cap : 64;
+                path = ph_xrealloc(path, cap * sizeof *path);
+                psum = ph_xrealloc(psum, cap * (w + 1) * sizeof *psum);
             }
-            if (n->func)
-                on[n->func->id - 1]++;
-            if (n->child) {
-                n = n->child;
+            path_ent *pe = &path[depth];
+            int64_t *sum = psum + depth * w;
+            *pe = (path_ent){0, 0, 0};
+            memset(sum, 0, w * sizeof *sum);
+            for (const ph_sample *s = ph_node_samples(p, n); s; s = s->next) {
+                if (!ph_part_selected(s->part, (int)part->index))
+                    continue;
+                for (size_t k = 0; k < w; k++)
+                    if (additive[k])
+                        sum[k] = ph_cost_add(sum[k], ph_sample_value(s, k));
+                pe->cnt++;
+            }
+            if (n->parent && fr->func && live[id - 1]) {
+                const ph_frame *ufr =
+                    ph_node_frame(p, ph_node_at(p, n->parent - 1));
+                if (ufr->func) {
+                    ph_call *e = get_call(b, ufr, fr, part, first);
+                    pe->rec = (size_t)(e - b->v->calls) + 1;
+                    (void)incl_of(b, pe->rec - 1, icap);
+                    pe->add_incl = on[fr->func->id - 1] == 0;
+                }
+            }
+            if (fr->func)
+                on[fr->func->id - 1]++;
+            depth++;
+            uint32_t c = n->child;
+            while (c && !live[c - 1])
+                c = ph_node_at(p, c - 1)->sibling;
+            if (c) {
+                id = c;
                 continue;
             }
-            while (n) {
-                if (n->func)
-                    on[n->func->id - 1]--;
-                if (n == root) {
-                    n = NULL;
-                } else if (n->sibling) {
-                    n = n->sibling;
-                    break;
-                } else {
-                    n = n->parent;
+            while (id) {
+                n = ph_node_at(p, id - 1);
+                fr = ph_node_frame(p, n);
+                if (fr->func)
+                    on[fr->func->id - 1]--;
+                depth--;
+                pe = &path[depth];
+                sum = psum + depth * w;
+                if (pe->rec) {
+                    b->v->calls[pe->rec - 1].count += pe->cnt;
+                    if (pe->add_incl)
+                        ph_vec_add(incl_of(b, pe->rec - 1, icap), sum, w);
                 }
+                if (depth) {
+                    ph_vec_add(sum - w, sum, w);
+                    path[depth - 1].cnt += pe->cnt;
+                }
+                id = id == root ? 0 : n->sibling;
+                while (id && !live[id - 1])
+                    id = ph_node_at(p, id - 1)->sibling;
+                if (id)
+                    break;
+                id = depth ? n->parent : 0;
             }
         }
     }
+    free(psum);
+    free(path);
     free(on);
-    free(cnt);
-    free(sub);
+    free(additive);
+    free(live);
 }
 
 /* Record k of the view: copies first, then the tree's. */

@@ -68,21 +68,22 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
     uint32_t *map = ph_xcalloc(nn + 1, sizeof *map);   /* id -> index + 1 */
     for (size_t i = 0; i < nn; i++) {
         const ph_node *n = ph_node_at(p, i);
-        uint32_t up = n->parent ? map[n->parent->id - 1] : 0;
-        if (!n->func) {
+        const ph_frame *fr = ph_node_frame(p, n);
+        uint32_t up = n->parent ? map[n->parent - 1] : 0;
+        if (!fr->func) {
             map[i] = up;
             continue;
         }
         ph_stk_node o = {
-            .parent = up, .flags = n->flags, .func = n->func,
-            .obj = n->object, .addr = n->addr, .line = n->line,
-            .ext_id = n->ext_id,
+            .parent = up, .flags = fr->flags, .func = fr->func,
+            .obj = fr->object, .addr = fr->addr, .line = fr->line,
+            .ext_id = ph_node_ext_id(p, n),
         };
         map[i] = push_node(b, &o) + 1;
     }
     for (size_t i = 0; i < ph_sample_count(p); i++) {
         const ph_sample *smp = ph_sample_at(p, i);
-        uint32_t at = smp->node ? map[smp->node->id - 1] : 0;
+        uint32_t at = smp->node ? map[ph_node_id(p, smp->node) - 1] : 0;
         if (!at) {
             b->s->lost++;
             continue;

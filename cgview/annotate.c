@@ -171,8 +171,8 @@ static int64_t *subtree_costs(const ph_report *r, size_t w)
     int64_t *sub = ph_xcalloc(nn * w + 1, sizeof *sub);
     for (size_t i = 0; i < nn; i++) {
         const ph_node *nd = ph_node_at(r->p, i);
-        int64_t *v = sub + (nd->id - 1) * w;
-        for (const ph_sample *s = nd->samples; s; s = s->next)
+        int64_t *v = sub + i * w;
+        for (const ph_sample *s = ph_node_samples(r->p, nd); s; s = s->next)
             if (part_ok(r, s->part))
                 for (size_t k = 0; k < w && k < s->width; k++)
                     v[k] = ph_cost_add(v[k], s->cost[k]);
@@ -180,8 +180,7 @@ static int64_t *subtree_costs(const ph_report *r, size_t w)
     for (size_t i = nn; i-- > 0;) {
         const ph_node *nd = ph_node_at(r->p, i);
         if (nd->parent)
-            vec_add(sub + (nd->parent->id - 1) * w,
-                            sub + (nd->id - 1) * w, w);
+            vec_add(sub + (nd->parent - 1) * w, sub + i * w, w);
     }
     return sub;
 }
@@ -205,22 +204,26 @@ static void add_cum(const ph_report *r, const ph_func *f,
     for (size_t i = 0; i < ls->n; i++)
         ls->v[i].cum = ph_xcalloc(w + 1, sizeof *ls->v[i].cum);
     for (size_t i = 0; i < ph_node_count(r->p); i++) {
-        const ph_node *nd = ph_node_at(r->p, i), *up;
-        if (!nd->func || (f ? nd->func != f : nd->func->file != file))
+        const ph_node *nd = ph_node_at(r->p, i);
+        const ph_frame *fr = ph_node_frame(r->p, nd);
+        uint32_t up;
+        if (!fr->func || (f ? fr->func != f : fr->func->file != file))
             continue;
-        for (up = nd->parent; up; up = up->parent)
-            if (up->func == nd->func && up->line == nd->line)
+        for (up = nd->parent; up; up = ph_node_at(r->p, up - 1)->parent) {
+            const ph_frame *ufr = ph_node_frame(r->p, ph_node_at(r->p, up - 1));
+            if (ufr->func == fr->func && ufr->line == fr->line)
                 break;
+        }
         if (up)
             continue;
-        ph_line_cost *lc = find_line(ls, nd->func->file, nd->line);
+        ph_line_cost *lc = find_line(ls, fr->func->file, fr->line);
         if (!lc) {
-            lc = new_line(ls, nd->func->file, nd->line);
+            lc = new_line(ls, fr->func->file, fr->line);
             lc->cum = ph_xcalloc(w + 1, sizeof *lc->cum);
             ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
-            lc = find_line(ls, nd->func->file, nd->line);
+            lc = find_line(ls, fr->func->file, fr->line);
         }
-        vec_add(lc->cum, sub + (nd->id - 1) * w, w);
+        vec_add(lc->cum, sub + i * w, w);
     }
     free(sub);
 }
@@ -239,11 +242,12 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
     }
     for (size_t i = 0; i < ph_node_count(p); i++) {
         const ph_node *nd = ph_node_at(p, i);
-        if (!nd->func || (f ? nd->func != f : nd->func->file != file))
+        const ph_frame *fr = ph_node_frame(p, nd);
+        if (!fr->func || (f ? fr->func != f : fr->func->file != file))
             continue;
-        for (const ph_sample *s = nd->samples; s; s = s->next)
+        for (const ph_sample *s = ph_node_samples(p, nd); s; s = s->next)
             if (part_ok(r, s->part))
-                add_cost(ls, nd->func->file, nd->line, s->cost, s->width);
+                add_cost(ls, fr->func->file, fr->line, s->cost, s->width);
     }
     merge_lines(ls);
     if (ph_node_count(p))

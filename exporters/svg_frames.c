@@ -39,7 +39,7 @@ static uint32_t new_frame(ph_frames *fr, uint32_t parent, const ph_func *f,
         fr->f = ph_xrealloc(fr->f, fr->cap * sizeof *fr->f);
     }
     uint32_t i = (uint32_t)fr->n++;
-    ph_frame *o = &fr->f[i];
+    ph_svg_frame *o = &fr->f[i];
     memset(o, 0, sizeof *o);
     o->func = f;
     o->parent = parent;
@@ -60,7 +60,7 @@ static uint32_t child_of(ph_frames *fr, uint32_t parent, const ph_func *f,
         rehash(fr);
     size_t h = hash_key(parent, f, fr->nslots - 1);
     for (; fr->slots[h]; h = (h + 1) & (fr->nslots - 1)) {
-        const ph_frame *o = &fr->f[fr->slots[h] - 1];
+        const ph_svg_frame *o = &fr->f[fr->slots[h] - 1];
         if (o->parent == parent && o->func == f)
             return fr->slots[h] - 1;
     }

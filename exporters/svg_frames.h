@@ -12,17 +12,17 @@
 
 /* Frame 0 is the root ("all"), with no function.  A parent's index is
  * smaller than its children's. */
-typedef struct ph_frame {
+typedef struct ph_svg_frame {
     const ph_func *func;   /* NULL for the root */
     uint32_t parent;       /* index of the parent (0 for the root itself) */
     uint32_t child;        /* first child, 0 = none */
     uint32_t next;         /* next sibling, 0 = none */
     uint32_t depth;        /* root = 0 */
     int inlined;           /* the call path enters it inlined */
-} ph_frame;
+} ph_svg_frame;
 
 typedef struct ph_frames {
-    ph_frame *f;
+    ph_svg_frame *f;
     size_t n, cap;
     size_t width;          /* cost vector width (ph_event_nreal) */
     int64_t *self;         /* n * width */

@@ -225,7 +225,7 @@ static int make_context_node(reader *r, size_t ci, ph_node *parent)
                                k + 1 < l->n_line ? PH_FRAME_INLINED : 0);
         }
     }
-    node->ext_id = c->id;
+    ph_node_set_ext_id(r->p, node, c->id);
     r->node_of[ci] = node;
     r->state[ci] = 2;
     return 0;

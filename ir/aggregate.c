@@ -132,6 +132,7 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
     a->self = alloc_vectors(a->nfunc, w);
     a->tree_self = alloc_vectors(a->nfunc, w);
     a->have_self = 1;
+    ph_tree_settle(p);
     if (sel == -2)
         return;
     if (p->nrows) {
@@ -147,8 +148,9 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
         if (!part_selected(sel, s->part))
             continue;
         add_vector(a->totals, s->cost, n);
-        if (s->node && s->node->func) {
-            size_t f = s->node->func->id - 1;
+        const ph_func *fn = s->node ? ph_node_func(p, s->node) : NULL;
+        if (fn) {
+            size_t f = fn->id - 1;
             add_vector(a->self + f * w, s->cost, n);
             add_vector(a->tree_self + f * w, s->cost, n);
         }
@@ -216,58 +218,83 @@ static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
 }
 
 /* Tree inclusive: the cost of every stack through f, each stack once even
- * when f recurses.  Subtree sums go bottom-up (a child's id is larger than
- * its parent's); a walk over the tree without a stack (parent links) keeps
- * per function the number of its frames on the current path, and a node
- * adds its subtree to f only when it is f's outermost frame. */
+ * when f recurses.  A walk over the tree without a stack (parent links)
+ * keeps per function the number of its frames on the current path; a
+ * node's subtree cost is summed along the path as the walk leaves it (one
+ * vector per level, not per node) and added to f when the node is f's
+ * outermost frame. */
 static void add_tree_incl(ph_profile *p, ph_agg *a, int sel)
 {
-    size_t w = a->width, nn = p->nodes.n, i, any = 0;
-    int64_t *sub;
-    uint32_t *on;
-    ph_node *n;
+    size_t w = a->width, nn = p->nnodes, i, depth = 0, cap = 0;
+    unsigned char *live, *outer = NULL;
+    int64_t *sum = NULL;
+    uint32_t *on, id;
     if (nn == 0 || p->samples.n == 0)
         return;
-    sub = alloc_vectors(nn, w);
+    live = ph_xcalloc(nn + 1, 1);
     for (i = 0; i < p->samples.n; i++) {
         const ph_sample *s = p->samples.v[i];
-        if (!part_selected(sel, s->part) || !s->node)
-            continue;
-        add_vector(sub + (s->node->id - 1) * w, s->cost,
-                   s->width < w ? s->width : w);
-        any = 1;
-    }
-    if (!any) {
-        free(sub);
-        return;
+        if (part_selected(sel, s->part) && s->node)
+            live[ph_node_id(p, s->node) - 1] = 1;
     }
     for (i = nn; i-- > 0;) {
-        const ph_node *c = p->nodes.v[i];
-        if (c->parent)
-            add_vector(sub + (c->parent->id - 1) * w, sub + i * w, w);
+        uint32_t up = ph_node_by_id(p, (uint32_t)i + 1)->parent;
+        if (live[i] && up)
+            live[up - 1] = 1;
     }
     on = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *on);
-    n = p->root_first;
-    while (n) {
-        if (n->func && on[n->func->id - 1]++ == 0)
-            add_vector(a->incl + (n->func->id - 1) * w,
-                       sub + (n->id - 1) * w, w);
-        if (n->child) {
-            n = n->child;
+    for (id = p->root_first; id; id = ph_node_by_id(p, id)->sibling) {
+        uint32_t root = id, at = id;
+        if (!live[root - 1])
             continue;
-        }
-        while (n) {
-            if (n->func)
-                on[n->func->id - 1]--;
-            if (n->sibling) {
-                n = n->sibling;
-                break;
+        while (at) {
+            const ph_node *n = ph_node_by_id(p, at);
+            const ph_func *f = ph_node_func(p, n);
+            uint32_t c;
+            if (depth == cap) {
+                cap = cap ? 2 * cap : 64;
+                sum = ph_xrealloc(sum, cap * (w + 1) * sizeof *sum);
+                outer = ph_xrealloc(outer, cap);
             }
-            n = n->parent;
+            memset(sum + depth * w, 0, w * sizeof *sum);
+            for (const ph_sample *s = ph_node_samples(p, n); s; s = s->next)
+                if (part_selected(sel, s->part))
+                    add_vector(sum + depth * w, s->cost,
+                               s->width < w ? s->width : w);
+            outer[depth] = f && on[f->id - 1]++ == 0;
+            depth++;
+            for (c = n->child; c && !live[c - 1];
+                 c = ph_node_by_id(p, c)->sibling)
+                ;
+            if (c) {
+                at = c;
+                continue;
+            }
+            while (at) {
+                n = ph_node_by_id(p, at);
+                f = ph_node_func(p, n);
+                depth--;
+                if (f) {
+                    on[f->id - 1]--;
+                    if (outer[depth])
+                        add_vector(a->incl + (f->id - 1) * w,
+                                   sum + depth * w, w);
+                }
+                if (depth)
+                    add_vector(sum + (depth - 1) * w, sum + depth * w, w);
+                at = at == root ? 0 : n->sibling;
+                while (at && !live[at - 1])
+                    at = ph_node_by_id(p, at)->sibling;
+                if (at)
+                    break;
+                at = depth ? n->parent : 0;
+            }
         }
     }
     free(on);
-    free(sub);
+    free(outer);
+    free(sum);
+    free(live);
 }
 
 static void fill_incl(ph_profile *p, ph_agg *a, int sel)
@@ -310,6 +337,7 @@ static const int64_t *get_part_totals(ph_profile *p, size_t k)
             ph_oom();
         t = p->part_totals = ph_xcalloc(np * w, sizeof *t);
         p->part_totals_gen = p->generation;
+        ph_tree_settle(p);
         if (p->nrows)
             for (i = 0; i < p->funcs.n; i++)
                 ph_rows_sum_parts(p, p->funcs.v[i], t);

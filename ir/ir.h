@@ -474,24 +474,30 @@ struct ph_sample {
     ph_sample *next;      /* next sample on the same node */
 };
 
-struct ph_node {
-    ph_node *parent;      /* NULL for a root */
-    ph_node *child;       /* first child */
-    ph_node *sibling;     /* next sibling */
+/* What a node stands for; nodes with equal frames share one entry of the
+ * profile's frame table. */
+typedef struct ph_frame {
     ph_func *func;        /* NULL for a synthetic root */
     ph_object *object;    /* mapping of the address; may be NULL */
     uint64_t addr;        /* 0 unknown */
     uint32_t line;        /* 0 unknown */
     uint32_t flags;       /* PH_FRAME_* */
-    uint32_t id;          /* 1-based, dense, parents before children */
-    uint32_t depth;       /* roots 0 */
-    uint64_t ext_id;      /* id in the source file (drcctprof context id) */
-    ph_sample *samples;
+} ph_frame;
+
+/* A context node: 16 bytes, its links given as node ids (1-based, dense,
+ * parents before children; ph_node_at(p, id - 1) is the node).  A node
+ * stays at its address for the profile's life.  The rest is read through
+ * the functions below. */
+struct ph_node {
+    uint32_t parent;      /* id of the parent; 0 for a root */
+    uint32_t child;       /* id of the first child; 0 none */
+    uint32_t sibling;     /* id of the next sibling; 0 none */
+    uint32_t frame;       /* index in the frame table (ph_node_frame) */
 };
 
 /* Find or create the child of parent (NULL: a root) with this frame.
- * Children are found by (func, object, addr, line, flags) through a hash,
- * so building a tree from N stacks of depth D costs O(N*D). */
+ * Children are found by (parent, frame) through a hash, so building a
+ * tree from N stacks of depth D costs O(N*D). */
 PH_API ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
                               ph_object *obj, uint64_t addr, uint32_t line,
                               uint32_t flags);
@@ -502,6 +508,18 @@ PH_API ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,
                             uint32_t flags);
 PH_API size_t ph_node_count(const ph_profile *p);
 PH_API ph_node *ph_node_at(const ph_profile *p, size_t i);  /* id - 1 */
+/* The node's id, frame, function (NULL for a synthetic root), depth
+ * (roots 0, found by walking up) and first sample (NULL if none; the rest
+ * follow through ->next). */
+PH_API uint32_t ph_node_id(const ph_profile *p, const ph_node *n);
+PH_API const ph_frame *ph_node_frame(const ph_profile *p, const ph_node *n);
+PH_API ph_func *ph_node_func(const ph_profile *p, const ph_node *n);
+PH_API uint32_t ph_node_depth(const ph_profile *p, const ph_node *n);
+PH_API ph_sample *ph_node_samples(const ph_profile *p, const ph_node *n);
+/* The node's id in the source file (drcctprof context id); 0 if none. */
+PH_API uint64_t ph_node_ext_id(const ph_profile *p, const ph_node *n);
+PH_API void ph_node_set_ext_id(ph_profile *p, const ph_node *n,
+                               uint64_t ext_id);
 
 /* Attach a sample of n values (n <= nreal) to node, with labels copied. */
 PH_API ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,

@@ -184,11 +184,12 @@ typedef struct ph_funcx {
     ph_recblock *jumps;     /* its jumps */
 } ph_funcx;
 
-/* Per-node side table, indexed by id - 1. */
-typedef struct ph_nodex {
-    ph_node *last_child;
-    ph_sample *last_sample;
-} ph_nodex;
+/* Context nodes live in chunks of PH_NODE_CHUNK slots of 16 bytes, each
+ * chunk aligned to its size; slot 0 holds the chunk's number, so a node's
+ * id follows from its address (tree.c). */
+#define PH_NODE_CHUNK_BITS 12
+#define PH_NODE_CHUNK (1u << PH_NODE_CHUNK_BITS)
+#define PH_NODE_PER_CHUNK (PH_NODE_CHUNK - 1)
 
 #define PH_ROW_SCRATCH 8
 
@@ -235,11 +236,24 @@ struct ph_profile {
     size_t *call_in_start;  /* on first use; see build_in_index */
 
     /* context tree (tree.c) */
-    ph_vec nodes, samples;
-    ph_htab nodemap;
-    ph_nodex *nx;
-    size_t nxcap;
-    ph_node *root_first, *root_last;   /* roots linked by ->sibling */
+    ph_node **chunks;       /* node chunks, by number */
+    size_t nchunks, capchunks;
+    size_t nnodes;
+    ph_vec frames;          /* ph_frame *, by frame index */
+    ph_htab framemap;
+    uint32_t *first_sample; /* per node: sample index + 1; 0 none */
+    size_t capnodes;        /* room of the per-node arrays */
+    uint64_t *ext_ids;      /* per node, made when one is set */
+    uint32_t root_first;    /* roots are linked by sibling */
+    /* Only for adding: the last child (index 0: the last root) and the
+     * last sample of each node, and the child lookup table (node ids,
+     * found by hashing (parent, frame)); dropped by ph_tree_settle and
+     * made again from the nodes when something is added afterwards. */
+    uint32_t *last_child;   /* capnodes + 1 entries */
+    uint32_t *last_sample;
+    uint32_t *nodeslots;
+    size_t nodemask;        /* 0 when there is no lookup table */
+    ph_vec samples;
 
     /* aggregates (aggregate.c) */
     ph_agg **agg;           /* per selection: 0 = all parts, i+1 = part i */
@@ -280,6 +294,18 @@ void ph_rows_free(ph_profile *p);
 void ph_agg_free(ph_profile *p);
 void ph_symbols_free(ph_profile *p);
 void ph_tree_free(ph_profile *p);
+/* Drop the tables that only adding nodes and samples needs (the profile
+ * is read, not built, from here on; they come back when something is
+ * added).  Called by the aggregates. */
+void ph_tree_settle(const ph_profile *p);
+/* The node with this id (1-based; 0 gives NULL). */
+static inline ph_node *ph_node_by_id(const ph_profile *p, uint32_t id)
+{
+    if (!id)
+        return NULL;
+    id--;
+    return p->chunks[id / PH_NODE_PER_CHUNK] + 1 + id % PH_NODE_PER_CHUNK;
+}
 void ph_calls_free(ph_profile *p);
 /* Make sure p->fx holds an entry for function id. */
 void ph_funcx_reserve(ph_profile *p, uint32_t id);

@@ -30,7 +30,6 @@ ph_profile *ph_profile_new(void)
     ph_htab_init(&p->objmap, 16);
     ph_htab_init(&p->filemap, 64);
     ph_htab_init(&p->funcmap, 256);
-    ph_htab_init(&p->nodemap, 16);
     return p;
 }
 

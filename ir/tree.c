@@ -1,6 +1,10 @@
-/* tree.c -- the context tree: nodes (one frame each) linked to parent,
- * first child and next sibling, found by (parent, frame) through a hash;
- * samples (exclusive cost vectors with labels) attached to nodes.
+/* tree.c -- the context tree: nodes of 16 bytes (parent, first child, next
+ * sibling as node ids, and a frame index) in aligned chunks; frames (the
+ * function, object, address, line and flags a node stands for) interned
+ * once; samples (exclusive cost vectors with labels) attached to nodes.
+ * While a tree is built, a child is found by (parent, frame) through a
+ * table of node ids and appended after its parent's last child; those
+ * tables are dropped once the profile is read (ph_tree_settle).
  */
 #include "config.h"
 
@@ -8,112 +12,316 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "ir_priv.h"
+
+#define CHUNK_BYTES (PH_NODE_CHUNK * sizeof(ph_node))
+
+typedef struct frame_ent {
+    ph_frame f;
+    uint32_t index;
+} frame_ent;
+
+static void drop_build_tables(ph_profile *p)
+{
+    free(p->last_child);
+    free(p->last_sample);
+    free(p->nodeslots);
+    p->last_child = p->last_sample = p->nodeslots = NULL;
+    p->nodemask = 0;
+}
 
 void ph_tree_free(ph_profile *p)
 {
-    ph_vec_free(&p->nodes);
+    for (size_t i = 0; i < p->nchunks; i++)
+        free(p->chunks[i]);
+    free(p->chunks);
+    p->chunks = NULL;
+    p->nchunks = p->capchunks = p->nnodes = 0;
+    ph_vec_free(&p->frames);
+    ph_htab_free(&p->framemap);
+    free(p->first_sample);
+    free(p->ext_ids);
+    p->first_sample = NULL;
+    p->ext_ids = NULL;
+    p->capnodes = 0;
+    drop_build_tables(p);
     ph_vec_free(&p->samples);
-    ph_htab_free(&p->nodemap);
-    free(p->nx);
-    p->nx = NULL;
-    p->nxcap = 0;
 }
 
-static uint64_t hash_frame(const ph_profile *p, const ph_node *parent,
-                           const ph_func *f, const ph_object *obj,
-                           uint64_t addr, uint32_t line, uint32_t flags)
+void ph_tree_settle(const ph_profile *p)
 {
-    uint64_t h = ph_hash_mix(p->seed, parent ? parent->id : 0);
-    h = ph_hash_mix(h, f ? f->id : 0);
-    h = ph_hash_mix(h, obj ? obj->id : 0);
-    h = ph_hash_mix(h, addr);
-    return ph_hash_mix(h, (uint64_t)line << 32 | flags);
+    /* the tables are the profile's scratch, not its data (ir.h, "Caches
+     * beside a loaded profile") */
+    drop_build_tables((ph_profile *)p);
 }
 
-static ph_node *make_node(ph_profile *p, uint64_t h, ph_node *parent,
-                          ph_func *f, ph_object *obj, uint64_t addr,
-                          uint32_t line, uint32_t flags)
+uint32_t ph_node_id(const ph_profile *p, const ph_node *n)
 {
-    ph_node *n = ph_arena_alloc(&p->arena, sizeof *n, alignof(ph_node));
-    void *arr = p->nx;
-    if (p->nodes.n >= UINT32_MAX - 1)
+    const ph_node *base = (const ph_node *)((uintptr_t)n &
+                                            ~(uintptr_t)(CHUNK_BYTES - 1));
+    (void)p;
+    return base->parent * PH_NODE_PER_CHUNK + (uint32_t)(n - base);
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames                                                              */
+
+static uint64_t hash_frame(const ph_profile *p, const ph_frame *f)
+{
+    uint64_t h = ph_hash_mix(p->seed, f->func ? f->func->id : 0);
+    h = ph_hash_mix(h, f->object ? f->object->id : 0);
+    h = ph_hash_mix(h, f->addr);
+    return ph_hash_mix(h, (uint64_t)f->line << 32 | f->flags);
+}
+
+static uint32_t frame_index(ph_profile *p, const ph_frame *f)
+{
+    uint64_t h = hash_frame(p, f);
+    ph_htab *t = &p->framemap;
+    frame_ent *e;
+    if (t->v)
+        for (size_t i = h & t->mask; t->v[i]; i = (i + 1) & t->mask) {
+            const frame_ent *o = t->v[i];
+            if (t->h[i] == h && o->f.func == f->func &&
+                o->f.object == f->object && o->f.addr == f->addr &&
+                o->f.line == f->line && o->f.flags == f->flags)
+                return o->index;
+        }
+    if (p->frames.n >= UINT32_MAX)
         ph_oom();
-    n->parent = parent;
-    n->func = f;
-    n->object = obj;
-    n->addr = addr;
-    n->line = line;
-    n->flags = flags;
-    ph_vec_push(&p->nodes, n);
-    n->id = (uint32_t)p->nodes.n;
-    ph_array_reserve(&arr, &p->nxcap, n->id, sizeof *p->nx);
-    p->nx = arr;
-    if (parent) {
-        ph_nodex *px = &p->nx[parent->id - 1];
-        n->depth = parent->depth + 1;
-        if (px->last_child)
-            px->last_child->sibling = n;
-        else
-            parent->child = n;
-        px->last_child = n;
-    } else {
-        if (p->root_last)
-            p->root_last->sibling = n;
-        else
-            p->root_first = n;
-        p->root_last = n;
+    e = ph_arena_alloc(&p->arena, sizeof *e, alignof(frame_ent));
+    e->f = *f;
+    e->index = (uint32_t)p->frames.n;
+    ph_vec_push(&p->frames, e);
+    ph_htab_insert(t, h, e);
+    return e->index;
+}
+
+const ph_frame *ph_node_frame(const ph_profile *p, const ph_node *n)
+{
+    return &((const frame_ent *)p->frames.v[n->frame])->f;
+}
+
+ph_func *ph_node_func(const ph_profile *p, const ph_node *n)
+{
+    return ph_node_frame(p, n)->func;
+}
+
+/* ------------------------------------------------------------------ */
+/* The tables for adding                                               */
+
+static uint64_t hash_child(const ph_profile *p, uint32_t parent,
+                           uint32_t frame)
+{
+    return ph_hash64(p->seed ^ ((uint64_t)parent << 32 | frame));
+}
+
+static void slot_insert(ph_profile *p, uint32_t id)
+{
+    const ph_node *n = ph_node_by_id(p, id);
+    size_t i = hash_child(p, n->parent, n->frame) & p->nodemask;
+    while (p->nodeslots[i])
+        i = (i + 1) & p->nodemask;
+    p->nodeslots[i] = id;
+}
+
+/* A lookup table for at least need nodes, at most half full. */
+static void make_slots(ph_profile *p, size_t need)
+{
+    size_t cap = 64;
+    while (cap < 2 * need + 2)
+        cap *= 2;
+    free(p->nodeslots);
+    p->nodeslots = ph_xcalloc(cap, sizeof *p->nodeslots);
+    p->nodemask = cap - 1;
+    for (uint32_t id = 1; id <= p->nnodes; id++)
+        slot_insert(p, id);
+}
+
+/* Room for per-node entries up to id n (+1: last_child[0] is the roots'). */
+static void reserve_nodes(ph_profile *p, size_t n)
+{
+    void *a;
+    size_t cap;
+    if (n + 1 <= p->capnodes && p->last_child)
+        return;
+    cap = p->capnodes;
+    a = p->first_sample;
+    ph_array_reserve(&a, &cap, n + 1, sizeof *p->first_sample);
+    p->first_sample = a;
+    if (p->ext_ids) {
+        size_t c2 = p->capnodes;
+        a = p->ext_ids;
+        ph_array_reserve(&a, &c2, n + 1, sizeof *p->ext_ids);
+        p->ext_ids = a;
     }
-    ph_htab_insert(&p->nodemap, h, n);
+    if (p->last_child) {
+        size_t c2 = p->capnodes;
+        a = p->last_child;
+        ph_array_reserve(&a, &c2, n + 1, sizeof *p->last_child);
+        p->last_child = a;
+        c2 = p->capnodes;
+        a = p->last_sample;
+        ph_array_reserve(&a, &c2, n + 1, sizeof *p->last_sample);
+        p->last_sample = a;
+    } else {
+        /* made again after ph_tree_settle: children are linked in order
+         * of creation, so a node's last child has the largest id, and its
+         * last sample comes last in the sample table */
+        p->last_child = ph_xcalloc(cap, sizeof *p->last_child);
+        p->last_sample = ph_xcalloc(cap, sizeof *p->last_sample);
+        for (uint32_t id = 1; id <= p->nnodes; id++)
+            p->last_child[ph_node_by_id(p, id)->parent] = id;
+        for (size_t i = 0; i < p->samples.n; i++) {
+            const ph_sample *s = p->samples.v[i];
+            p->last_sample[ph_node_id(p, s->node)] = (uint32_t)i + 1;
+        }
+        make_slots(p, p->nnodes);
+    }
+    p->capnodes = cap;
+}
+
+/* ------------------------------------------------------------------ */
+/* Nodes                                                               */
+
+static ph_node *new_slot(ph_profile *p, uint32_t *id)
+{
+    size_t i = p->nnodes;
+    if (i >= UINT32_MAX - 1)
+        ph_oom();
+    if (i % PH_NODE_PER_CHUNK == 0) {
+        void *c = NULL;
+        if (!ph_mem_allows(CHUNK_BYTES) ||
+            posix_memalign(&c, CHUNK_BYTES, CHUNK_BYTES) != 0)
+            ph_oom();
+        if (p->nchunks == p->capchunks) {
+            p->capchunks = p->capchunks ? 2 * p->capchunks : 16;
+            p->chunks = ph_xrealloc(p->chunks,
+                                    p->capchunks * sizeof *p->chunks);
+        }
+        memset(c, 0, sizeof(ph_node));
+        p->chunks[p->nchunks] = c;
+        p->chunks[p->nchunks]->parent = (uint32_t)p->nchunks;
+        p->nchunks++;
+    }
+    *id = (uint32_t)++p->nnodes;
+    return ph_node_by_id(p, *id);
+}
+
+static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame)
+{
+    uint32_t pid = parent ? ph_node_id(p, parent) : 0, id, last;
+    reserve_nodes(p, p->nnodes + 1);
+    ph_node *n = new_slot(p, &id);
+    n->parent = pid;
+    n->child = n->sibling = 0;
+    n->frame = frame;
+    p->first_sample[id] = 0;
+    last = p->last_child[pid];
+    if (last)
+        ph_node_by_id(p, last)->sibling = id;
+    else if (parent)
+        parent->child = id;
+    else
+        p->root_first = id;
+    p->last_child[pid] = id;
+    p->last_child[id] = 0;
+    p->last_sample[id] = 0;
+    if (2 * (p->nnodes + 1) > p->nodemask + 1)
+        make_slots(p, p->nnodes);
+    else
+        slot_insert(p, id);
     ph_profile_invalidate(p);
     return n;
+}
+
+static uint32_t node_frame(ph_profile *p, ph_func *f, ph_object *obj,
+                           uint64_t addr, uint32_t line, uint32_t flags)
+{
+    ph_frame fr = {f, obj, addr, line, flags};
+    return frame_index(p, &fr);
 }
 
 ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
                        ph_object *obj, uint64_t addr, uint32_t line,
                        uint32_t flags)
 {
-    uint64_t h = hash_frame(p, parent, f, obj, addr, line, flags);
-    ph_htab *t = &p->nodemap;
-    size_t i;
-    for (i = h & t->mask; t->v[i]; i = (i + 1) & t->mask) {
-        ph_node *n = t->v[i];
-        if (t->h[i] == h && n->parent == parent && n->func == f &&
-            n->object == obj && n->addr == addr && n->line == line &&
-            n->flags == flags)
+    uint32_t frame = node_frame(p, f, obj, addr, line, flags);
+    uint32_t pid = parent ? ph_node_id(p, parent) : 0;
+    if (!p->nodeslots)
+        reserve_nodes(p, p->nnodes + 1);
+    for (size_t i = hash_child(p, pid, frame) & p->nodemask;
+         p->nodeslots[i]; i = (i + 1) & p->nodemask) {
+        ph_node *n = ph_node_by_id(p, p->nodeslots[i]);
+        if (n->parent == pid && n->frame == frame)
             return n;
     }
-    return make_node(p, h, parent, f, obj, addr, line, flags);
+    return make_node(p, parent, frame);
 }
 
 ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,
                      ph_object *obj, uint64_t addr, uint32_t line,
                      uint32_t flags)
 {
-    uint64_t h = hash_frame(p, parent, f, obj, addr, line, flags);
-    return make_node(p, h, parent, f, obj, addr, line, flags);
+    return make_node(p, parent, node_frame(p, f, obj, addr, line, flags));
 }
 
 size_t ph_node_count(const ph_profile *p)
 {
-    return p->nodes.n;
+    return p->nnodes;
 }
 
 ph_node *ph_node_at(const ph_profile *p, size_t i)
 {
-    return i < p->nodes.n ? p->nodes.v[i] : NULL;
+    return i < p->nnodes ? ph_node_by_id(p, (uint32_t)i + 1) : NULL;
 }
+
+uint32_t ph_node_depth(const ph_profile *p, const ph_node *n)
+{
+    uint32_t d = 0;
+    for (uint32_t up = n->parent; up; up = ph_node_by_id(p, up)->parent)
+        d++;
+    return d;
+}
+
+ph_sample *ph_node_samples(const ph_profile *p, const ph_node *n)
+{
+    uint32_t s = p->first_sample[ph_node_id(p, n)];
+    return s ? p->samples.v[s - 1] : NULL;
+}
+
+uint64_t ph_node_ext_id(const ph_profile *p, const ph_node *n)
+{
+    return p->ext_ids ? p->ext_ids[ph_node_id(p, n)] : 0;
+}
+
+void ph_node_set_ext_id(ph_profile *p, const ph_node *n, uint64_t ext_id)
+{
+    if (!p->ext_ids) {
+        if (!ext_id)
+            return;
+        p->ext_ids = ph_xcalloc(p->capnodes, sizeof *p->ext_ids);
+    }
+    p->ext_ids[ph_node_id(p, n)] = ext_id;
+}
+
+/* ------------------------------------------------------------------ */
+/* Samples                                                             */
 
 ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
                          const int64_t *cost, size_t n,
                          const ph_label *labels, size_t nlabels)
 {
     ph_sample *s = ph_arena_alloc(&p->arena, sizeof *s, alignof(ph_sample));
-    ph_nodex *x = &p->nx[node->id - 1];
+    uint32_t id = ph_node_id(p, node), last;
+    reserve_nodes(p, p->nnodes);
     if (!part)
         part = ph_profile_default_part(p);
     if (n > p->reals.n)
         n = p->reals.n;
+    if (p->samples.n >= UINT32_MAX - 1)
+        ph_oom();
     s->node = node;
     s->part = part;
     s->width = (uint32_t)n;
@@ -129,12 +337,13 @@ ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
         memcpy(s->labels, labels, nlabels * sizeof *labels);
         s->nlabels = (uint32_t)nlabels;
     }
-    if (x->last_sample)
-        x->last_sample->next = s;
-    else
-        node->samples = s;
-    x->last_sample = s;
     ph_vec_push(&p->samples, s);
+    last = p->last_sample[id];
+    if (last)
+        ((ph_sample *)p->samples.v[last - 1])->next = s;
+    else
+        p->first_sample[id] = (uint32_t)p->samples.n;
+    p->last_sample[id] = (uint32_t)p->samples.n;
     ph_profile_invalidate(p);
     return s;
 }

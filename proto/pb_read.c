@@ -28,6 +28,81 @@ ProtobufCAllocator *ph_pb_allocator(void)
     return &pb_allocator;
 }
 
+struct ph_pb_scratch {
+    ProtobufCAllocator a;   /* first: the allocator's data is the scratch */
+    unsigned char *buf;
+    size_t cap, used;
+    size_t spill;           /* bytes that did not fit, since the reset */
+    void **big;             /* their blocks, freed at the reset */
+    size_t nbig, capbig;
+};
+
+static void *scratch_alloc(void *data, size_t size)
+{
+    ph_pb_scratch *s = data;
+    size_t n = (size + 15) & ~(size_t)15;
+    if (n >= size && n <= s->cap - s->used) {
+        void *q = s->buf + s->used;
+        s->used += n;
+        return q;
+    }
+    if (s->nbig == s->capbig) {
+        s->capbig = s->capbig ? 2 * s->capbig : 8;
+        s->big = ph_xrealloc(s->big, s->capbig * sizeof *s->big);
+    }
+    s->spill += size;
+    return s->big[s->nbig++] = ph_xmalloc(size);
+}
+
+static void scratch_free(void *data, void *ptr)
+{
+    (void)data;
+    (void)ptr;
+}
+
+ph_pb_scratch *ph_pb_scratch_new(void)
+{
+    ph_pb_scratch *s = ph_xcalloc(1, sizeof *s);
+    s->a.alloc = scratch_alloc;
+    s->a.free = scratch_free;
+    s->a.allocator_data = s;
+    s->cap = 4096;
+    s->buf = ph_xmalloc(s->cap);
+    return s;
+}
+
+ProtobufCAllocator *ph_pb_scratch_allocator(ph_pb_scratch *s)
+{
+    return &s->a;
+}
+
+void ph_pb_scratch_reset(ph_pb_scratch *s)
+{
+    for (size_t i = 0; i < s->nbig; i++)
+        free(s->big[i]);
+    if (s->nbig) {
+        size_t want = 2 * (s->used + s->spill + 16 * s->nbig);
+        if (want > s->cap) {
+            free(s->buf);
+            s->buf = ph_xmalloc(want);
+            s->cap = want;
+        }
+    }
+    s->nbig = 0;
+    s->spill = 0;
+    s->used = 0;
+}
+
+void ph_pb_scratch_free(ph_pb_scratch *s)
+{
+    if (!s)
+        return;
+    ph_pb_scratch_reset(s);
+    free(s->big);
+    free(s->buf);
+    free(s);
+}
+
 int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
                size_t len)
 {

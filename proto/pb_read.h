@@ -20,6 +20,16 @@ struct ProtobufCAllocator;
  * unpack and to free_unpacked. */
 struct ProtobufCAllocator *ph_pb_allocator(void);
 
+/* A protobuf-c allocator for messages decoded one at a time (a pprof
+ * Sample): allocation bumps a pointer in one buffer, free does nothing,
+ * and ph_pb_scratch_reset drops the whole message at once.  The buffer
+ * grows (at the next reset) to what the largest message took. */
+typedef struct ph_pb_scratch ph_pb_scratch;
+ph_pb_scratch *ph_pb_scratch_new(void);
+struct ProtobufCAllocator *ph_pb_scratch_allocator(ph_pb_scratch *s);
+void ph_pb_scratch_reset(ph_pb_scratch *s);
+void ph_pb_scratch_free(ph_pb_scratch *s);
+
 /* A decoded message's string table, interned into the profile. */
 typedef struct ph_pb_strtab {
     ph_input *in;

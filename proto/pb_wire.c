@@ -114,6 +114,28 @@ size_t ph_pb_index_off(const ph_pb_index *ix, int f, size_t i)
     return ix->off[f][i];
 }
 
+int ph_pb_field_at(const unsigned char *data, size_t len, size_t off,
+                   unsigned *wt, size_t *vstart, size_t *vend)
+{
+    size_t pos = off;
+    uint64_t key, n;
+    if (off > len || read_varint(data, len, &pos, &key) < 0)
+        return -1;
+    *wt = (unsigned)(key & 7);
+    if (*wt == 2) {
+        if (read_varint(data, len, &pos, &n) < 0 || n > len - pos)
+            return -1;
+        *vstart = pos;
+        *vend = pos + (size_t)n;
+        return 0;
+    }
+    *vstart = pos;
+    if (skip_value(data, len, &pos, *wt) < 0)
+        return -1;
+    *vend = pos;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sniffing                                                           */
 

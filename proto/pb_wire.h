@@ -26,6 +26,11 @@ int ph_pb_index_build(ph_pb_index *ix, const unsigned char *data,
 void ph_pb_index_free(ph_pb_index *ix);
 /* Offset of the i-th occurrence of field f, or 0 when absent. */
 size_t ph_pb_index_off(const ph_pb_index *ix, int f, size_t i);
+/* The field whose key starts at off (an offset the index gave): its wire
+ * type, and the bytes of its value [*vstart, *vend) (for wire type 2 the
+ * payload after the length).  -1 when the bytes there do not parse. */
+int ph_pb_field_at(const unsigned char *data, size_t len, size_t off,
+                   unsigned *wt, size_t *vstart, size_t *vend);
 
 /* Vote on bare protobuf bytes (possibly truncated): returns 0 when they do
  * not look like either schema, else a positive score, and *kind is 'p'

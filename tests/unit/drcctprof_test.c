@@ -165,18 +165,22 @@ static void test_read(void)
     /* Three contexts (the repeat merged), parents first. */
     CU_ASSERT_EQUAL(ph_node_count(p), 3);
     const ph_sample *s0 = ph_sample_at(p, 0);
-    CU_ASSERT_EQUAL(s0->node->ext_id, 7);
-    CU_ASSERT_EQUAL(s0->node->line, 12);
-    CU_ASSERT_STRING_EQUAL(ph_str_get(p, s0->node->func->name), "leaf");
-    CU_ASSERT_EQUAL(s0->node->parent->ext_id, 5);
-    CU_ASSERT_STRING_EQUAL(ph_str_get(p, s0->node->parent->parent->func->name),
-                           "root");
+    const ph_node *up = ph_node_at(p, s0->node->parent - 1);
+    CU_ASSERT_EQUAL(ph_node_ext_id(p, s0->node), 7);
+    CU_ASSERT_EQUAL(ph_node_frame(p, s0->node)->line, 12);
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, ph_node_func(p, s0->node)->name),
+                           "leaf");
+    CU_ASSERT_EQUAL(ph_node_ext_id(p, up), 5);
+    CU_ASSERT_STRING_EQUAL(
+        ph_str_get(p, ph_node_func(p, ph_node_at(p, up->parent - 1))->name),
+        "root");
     CU_ASSERT_EQUAL(s0->cost[1], 5);        /* kept per sample */
     CU_ASSERT_PTR_NOT_NULL_FATAL(s0->strs);
     CU_ASSERT_STRING_EQUAL(ph_str_get(p, s0->strs[2]), "hot");
-    CU_ASSERT_STRING_EQUAL(ph_str_get(p, s0->node->func->file->name), "a.c");
+    CU_ASSERT_STRING_EQUAL(
+        ph_str_get(p, ph_node_func(p, s0->node)->file->name), "a.c");
     /* A sample on an inner context. */
-    CU_ASSERT_EQUAL(ph_sample_at(p, 1)->node->ext_id, 5);
+    CU_ASSERT_EQUAL(ph_node_ext_id(p, ph_sample_at(p, 1)->node), 5);
     ph_profile_free(p);
 }
 

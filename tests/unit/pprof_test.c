@@ -153,15 +153,17 @@ static ph_profile *read_bytes(const void *d, size_t n, char *msg,
 static const ph_node *child_named(ph_profile *p, const ph_node *parent,
                                   const char *name)
 {
-    const ph_node *n = parent ? parent->child : NULL;
+    uint32_t id = parent ? parent->child : 0;
     if (!parent)
         for (size_t i = 0; i < ph_node_count(p); i++)
             if (!ph_node_at(p, i)->parent &&
-                !strcmp(ph_str_get(p, ph_node_at(p, i)->func->name), name))
+                !strcmp(ph_str_get(p, ph_node_func(p, ph_node_at(p, i))->name),
+                        name))
                 return ph_node_at(p, i);
-    for (; n; n = n->sibling)
-        if (!strcmp(ph_str_get(p, n->func->name), name))
-            return n;
+    for (; id; id = ph_node_at(p, id - 1)->sibling)
+        if (!strcmp(ph_str_get(p, ph_node_func(p, ph_node_at(p, id - 1))->name),
+                    name))
+            return ph_node_at(p, id - 1);
     return NULL;
 }
 
@@ -193,20 +195,22 @@ static void test_read_tree(void)
     /* main -> inner -> leaf (inlined), from location 20. */
     const ph_node *m = child_named(p, NULL, "main");
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-    CU_ASSERT_EQUAL(m->line, 3);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(m->object);
-    CU_ASSERT_EQUAL(m->object->start, 0x400000);
-    CU_ASSERT_STRING_EQUAL(ph_str_get(p, m->object->build_id), "abc123");
+    const ph_frame *mf = ph_node_frame(p, m);
+    CU_ASSERT_EQUAL(mf->line, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mf->object);
+    CU_ASSERT_EQUAL(mf->object->start, 0x400000);
+    CU_ASSERT_STRING_EQUAL(ph_str_get(p, mf->object->build_id), "abc123");
     const ph_node *in = child_named(p, m, "inner");
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
     const ph_node *lf = child_named(p, in, "leaf");
     CU_ASSERT_PTR_NOT_NULL_FATAL(lf);
-    CU_ASSERT_EQUAL(in->flags & PH_FRAME_INLINED, 0);
-    CU_ASSERT_EQUAL(lf->flags & PH_FRAME_INLINED, PH_FRAME_INLINED);
-    CU_ASSERT_EQUAL(lf->addr, in->addr);
-    CU_ASSERT_EQUAL(lf->line, 30);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(lf->samples);
-    CU_ASSERT_EQUAL(lf->samples->cost[1], 30);
+    const ph_frame *inf = ph_node_frame(p, in), *lff = ph_node_frame(p, lf);
+    CU_ASSERT_EQUAL(inf->flags & PH_FRAME_INLINED, 0);
+    CU_ASSERT_EQUAL(lff->flags & PH_FRAME_INLINED, PH_FRAME_INLINED);
+    CU_ASSERT_EQUAL(lff->addr, inf->addr);
+    CU_ASSERT_EQUAL(lff->line, 30);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ph_node_samples(p, lf));
+    CU_ASSERT_EQUAL(ph_node_samples(p, lf)->cost[1], 30);
     /* The thread label made a part of its own. */
     CU_ASSERT_EQUAL(ph_part_count(p), 2);
     const ph_sample *s1 = ph_sample_at(p, 1);
@@ -336,13 +340,16 @@ static char *stack_text(ph_profile *p)
         const ph_node *chain[64];
         size_t depth = 0, len0 = 0;
         char buf[512];
-        for (const ph_node *n = s->node; n && depth < 64; n = n->parent)
+        for (const ph_node *n = s->node; n && depth < 64;
+             n = ph_node_at(p, n->parent - 1))
             chain[depth++] = n;
         buf[0] = '\0';
         while (depth-- > 0 && len0 < sizeof buf)
             len0 += (size_t)snprintf(buf + len0, sizeof buf - len0, ";%s%s",
-                                     ph_str_get(p, chain[depth]->func->name),
-                                     (chain[depth]->flags & PH_FRAME_INLINED)
+                                     ph_str_get(p, ph_node_func(p,
+                                                    chain[depth])->name),
+                                     (ph_node_frame(p, chain[depth])->flags &
+                                      PH_FRAME_INLINED)
                                      ? "*" : "");
         lines[i] = malloc(600);
         snprintf(lines[i], 600, "%s %lld %lld", buf,
@@ -377,7 +384,8 @@ static void test_write_roundtrip(void)
     CU_ASSERT_STRING_EQUAL(a, c);
     CU_ASSERT_STRING_EQUAL(ph_meta_get(q, "period"), "10000000");
     CU_ASSERT_EQUAL(ph_part_count(q), 2);
-    CU_ASSERT_EQUAL(ph_node_at(q, 0)->object->start, 0x400000);
+    CU_ASSERT_EQUAL(ph_node_frame(q, ph_node_at(q, 0))->object->start,
+                    0x400000);
     free(a);
     free(c);
     ph_profile_free(q);
@@ -433,8 +441,8 @@ static void test_write_flat(void)
     const ph_node *cb = child_named(q, child_named(q, m, "b"), "c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(ca);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cb);
-    CU_ASSERT_EQUAL(ca->samples->cost[0], 20);
-    CU_ASSERT_EQUAL(cb->samples->cost[0], 10);
+    CU_ASSERT_EQUAL(ph_node_samples(q, ca)->cost[0], 20);
+    CU_ASSERT_EQUAL(ph_node_samples(q, cb)->cost[0], 10);
     ph_func *qc = ph_func_find(q, ph_str_intern0(q, "c"), NULL, NULL);
     CU_ASSERT_EQUAL(ph_func_self(q, qc, PH_ALL_PARTS)[0], 30);
     ph_profile_free(q);
@@ -456,7 +464,7 @@ static void test_folded(void)
     const ph_node *c = child_named(p, child_named(p, child_named(p, NULL,
                                    "main"), "b"), "c");
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
-    CU_ASSERT_EQUAL(c->flags, PH_FRAME_INLINED);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c)->flags, PH_FRAME_INLINED);
     CU_ASSERT(ph_folded_sniff((const unsigned char *)text, strlen(text)) > 0);
     CU_ASSERT_EQUAL(ph_folded_sniff((const unsigned char *)"events: Ir\n",
                                     11), 0);

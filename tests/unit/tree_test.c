@@ -29,19 +29,26 @@ static void test_children(void)
     CU_ASSERT_PTR_NOT_EQUAL(r2, r);
     CU_ASSERT_EQUAL(ph_node_count(p), 6);
     /* ids dense in creation order, parents first */
-    CU_ASSERT_EQUAL(r->id, 1);
-    CU_ASSERT_EQUAL(c1->id, 2);
-    CU_ASSERT_EQUAL(r2->id, 6);
+    CU_ASSERT_EQUAL(ph_node_id(p, r), 1);
+    CU_ASSERT_EQUAL(ph_node_id(p, c1), 2);
+    CU_ASSERT_EQUAL(ph_node_id(p, r2), 6);
     CU_ASSERT_PTR_EQUAL(ph_node_at(p, 1), c1);
     CU_ASSERT_PTR_NULL(ph_node_at(p, 6));
-    CU_ASSERT_EQUAL(r->depth, 0);
-    CU_ASSERT_EQUAL(c2->depth, 1);
-    CU_ASSERT_PTR_EQUAL(c2->parent, r);
+    CU_ASSERT_EQUAL(ph_node_depth(p, r), 0);
+    CU_ASSERT_EQUAL(ph_node_depth(p, c2), 1);
+    CU_ASSERT_EQUAL(c2->parent, 1);
     /* children in creation order */
-    CU_ASSERT_PTR_EQUAL(r->child, c1);
-    CU_ASSERT_PTR_EQUAL(c1->sibling, c2);
-    CU_ASSERT_PTR_EQUAL(c2->sibling, c3);
-    CU_ASSERT_PTR_EQUAL(c3->sibling->object, NULL);
+    CU_ASSERT_EQUAL(r->child, 2);
+    CU_ASSERT_EQUAL(c1->sibling, ph_node_id(p, c2));
+    CU_ASSERT_EQUAL(c2->sibling, ph_node_id(p, c3));
+    CU_ASSERT_PTR_EQUAL(ph_node_frame(p, ph_node_at(p, c3->sibling - 1))
+                            ->object, NULL);
+    CU_ASSERT_EQUAL(r->sibling, 6);    /* the roots */
+    /* equal frames share one entry of the frame table */
+    CU_ASSERT_EQUAL(r2->frame, r->frame);
+    CU_ASSERT_PTR_EQUAL(ph_node_func(p, c3), a);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c3)->flags, PH_FRAME_INLINED);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c2)->addr, 0x24);
     ph_profile_free(p);
 }
 
@@ -55,7 +62,7 @@ static void test_deep(void)
     for (i = 0; i < 100000; i++)
         n = ph_node_child(p, n, f, NULL, 0x40, 0, 0);
     ph_sample_add(p, n, NULL, (int64_t[]){ 3 }, 1, NULL, 0);
-    CU_ASSERT_EQUAL(n->depth, 99999);
+    CU_ASSERT_EQUAL(ph_node_depth(p, n), 99999);
     CU_ASSERT_EQUAL(ph_func_incl(p, f, PH_ALL_PARTS)[0], 3);
     CU_ASSERT_EQUAL(ph_func_self(p, f, PH_ALL_PARTS)[0], 3);
     const ph_flat *v = ph_flat_of(p);
@@ -89,7 +96,7 @@ static void test_samples(void)
     s1 = ph_sample_add(p, r, NULL, (int64_t[]){ 1, 1000 }, 2, labels, 2);
     labels[1].num = 1;   /* the sample has its own copy */
     s2 = ph_sample_add(p, r, NULL, (int64_t[]){ 2 }, 1, NULL, 0);
-    CU_ASSERT_PTR_EQUAL(r->samples, s1);
+    CU_ASSERT_PTR_EQUAL(ph_node_samples(p, r), s1);
     CU_ASSERT_PTR_EQUAL(s1->next, s2);
     CU_ASSERT_EQUAL(s1->nlabels, 2);
     CU_ASSERT_EQUAL(s1->labels[1].num, 4096);
@@ -100,6 +107,41 @@ static void test_samples(void)
     CU_ASSERT_PTR_NOT_NULL(s1->part);
     CU_ASSERT_EQUAL(ph_part_count(p), 1);
     CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[1], 1000);
+    ph_profile_free(p);
+}
+
+/* Adding after the profile was read (its building tables dropped by the
+ * first aggregate) finds the nodes already there and links new children
+ * and samples after the old ones; a tree wider than one node chunk keeps
+ * ids dense and addresses stable. */
+static void test_add_after_read(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    ph_event_add(p, "samples");
+    ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
+    ph_node *kids[10000];
+    for (uint32_t i = 0; i < 10000; i++)
+        kids[i] = ph_node_child(p, r, f, NULL, i, 0, 0);
+    ph_sample *s1 = ph_sample_add(p, kids[5], NULL, (int64_t[]){ 1 }, 1,
+                                  NULL, 0);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 1);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, r, f, NULL, 9999, 0, 0), kids[9999]);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, NULL, m, NULL, 0, 0, 0), r);
+    ph_node *late = ph_node_child(p, r, f, NULL, 10000, 0, 0);
+    CU_ASSERT_EQUAL(ph_node_id(p, late), 10002);
+    CU_ASSERT_EQUAL(kids[9999]->sibling, 10002);
+    CU_ASSERT_EQUAL(ph_node_id(p, kids[9999]), 10001);
+    CU_ASSERT_PTR_EQUAL(ph_node_at(p, 5000), kids[4999]);
+    ph_sample *s2 = ph_sample_add(p, kids[5], NULL, (int64_t[]){ 2 }, 1,
+                                  NULL, 0);
+    CU_ASSERT_PTR_EQUAL(ph_node_samples(p, kids[5]), s1);
+    CU_ASSERT_PTR_EQUAL(s1->next, s2);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 3);
+    CU_ASSERT_EQUAL(ph_func_incl(p, m, PH_ALL_PARTS)[0], 3);
+    ph_node *root2 = ph_node_child(p, NULL, f, NULL, 0, 0, 0);
+    CU_ASSERT_EQUAL(r->sibling, ph_node_id(p, root2));
     ph_profile_free(p);
 }
 
@@ -157,5 +199,6 @@ void ph_test_register_tree(void)
     CU_add_test(s, "find and create children", test_children);
     CU_add_test(s, "deep recursion", test_deep);
     CU_add_test(s, "samples and labels", test_samples);
+    CU_add_test(s, "adding after the profile was read", test_add_after_read);
     CU_add_test(s, "symbols and jumps", test_symbols);
 }
