@@ -6,7 +6,8 @@ Usage: roundtrip.py TMPDIR PROFHUB TOP_SRCDIR
 Inputs: every real sample (samples/*, gmon with its prog), every
 tests/bad case that reads, and edge cases made here from a real sample:
 a frame name holding NUL, one holding ESC, a callgrind cost line
-before any fn= line, and a callgrind file whose one cost is INT64_MAX.
+before any fn= line, an event name holding CR, and a callgrind file
+whose one cost is INT64_MAX.
 Each is converted to every format that profhub both writes and reads,
 read back, and the totals of `summary --format json` compared per event,
 in the event's unit (`info --format json` gives unit and scale: pprof
@@ -84,19 +85,23 @@ def edge_cases():
         made.append((path, ["-F", "folded"]))
     path = os.path.join(tmp, "edge_nofn.out")
     with open(src, "rb") as f:
-        text = f.read()
+        orig = f.read()
     # a cost line right after the summary, before any fn= line
-    text = re.sub(rb"(\nsummary:[^\n]*\n)", rb"\g<1>16 7\n", text, count=1)
+    text = re.sub(rb"(\nsummary:[^\n]*\n)", rb"\g<1>16 7\n", orig, count=1)
     with open(path, "wb") as f:
         f.write(text)
+    made.append((path, []))
+    # a line end inside an event name (found by tests/fuzz/fuzz_roundtrip:
+    # the cachegrind writer wrote '?' where its warning said '_')
+    path = os.path.join(tmp, "edge_cr.out")
+    with open(path, "wb") as f:
+        f.write(orig.replace(b"\nevents: Ir\n", b"\nevents: I\rr\n", 1))
     made.append((path, []))
     # one cost of INT64_MAX (found by tests/fuzz/fuzz_callgrind): the
     # stack view's share of it left int64 and settling the rounding went
     # one unit at a time, for ever
     path = os.path.join(tmp, "edge_max.out")
-    with open(src, "rb") as f:
-        text = f.read()
-    head = text[:text.index(b"\n", text.index(b"\nfn=") + 1) + 1]
+    head = orig[:orig.index(b"\n", orig.index(b"\nfn=") + 1) + 1]
     head = re.sub(rb"\nsummary:[^\n]*", b"\nsummary: " + MAX, head)
     with open(path, "wb") as f:
         f.write(head + b"30 " + MAX + b"\n")
@@ -136,7 +141,7 @@ def compare(label, a, b, warnings):
                 continue
             got_name = "samples"
         elif name not in b and renamed:
-            got_name = re.sub(r"[ \t=:\n\r\0]", "_", name)
+            got_name = re.sub(r"[ \t=:\n\r\0]", "_", name) or "_"
         seen.add(got_name)
         if got_name in b:
             if b[got_name] != want[raw]:
