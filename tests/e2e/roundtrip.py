@@ -6,8 +6,8 @@ Usage: roundtrip.py TMPDIR PROFHUB TOP_SRCDIR
 Inputs: every real sample (samples/*, gmon with its prog), every
 tests/bad case that reads, and edge cases made here from a real sample:
 a frame name holding NUL, one holding ESC, a callgrind cost line
-before any fn= line, an event name holding CR, and a callgrind file
-whose one cost is INT64_MAX.
+before any fn= line, an event name holding CR, a function name ending
+in ':', and a callgrind file whose one cost is INT64_MAX.
 Each is converted to every format that profhub both writes and reads,
 read back, and the totals of `summary --format json` compared per event,
 in the event's unit (`info --format json` gives unit and scale: pprof
@@ -96,6 +96,12 @@ def edge_cases():
     path = os.path.join(tmp, "edge_cr.out")
     with open(path, "wb") as f:
         f.write(orig.replace(b"\nevents: Ir\n", b"\nevents: I\rr\n", 1))
+    made.append((path, []))
+    # a frame name ending in ':' (found by tests/fuzz/fuzz_roundtrip: its
+    # folded output was taken for "key: value" headers, not recognised)
+    path = os.path.join(tmp, "edge_colon.out")
+    with open(path, "wb") as f:
+        f.write(re.sub(rb"(\(\d+\) _dl_init)\n", rb"\1:\n", orig, count=1))
     made.append((path, []))
     # one cost of INT64_MAX (found by tests/fuzz/fuzz_callgrind): the
     # stack view's share of it left int64 and settling the rounding went
