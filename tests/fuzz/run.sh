@@ -85,10 +85,10 @@ for t; do
         [ "$used" -ge "$secs" ] && kill -INT "$pid" 2>/dev/null
     done
     wait "$pid"
-    tail -n 12 "$out/log" | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY'
-    last=$(grep -E '^#[0-9]+.*cov: ' "$out/log" | tail -n 1)
+    tail -n 12 "$out/log" | grep -aE 'stat::number_of_executed_units|ERROR|SUMMARY'
+    last=$(grep -aE '^#[0-9]+.*cov: ' "$out/log" | tail -n 1)
     echo "$t: $(awk -v s="$used" 'BEGIN { printf "%.1f", s / 60 }') CPU-min," \
-        "$(grep -o 'number_of_executed_units: [0-9]*' "$out/log" | tail -n 1 |
+        "$(grep -ao 'number_of_executed_units: [0-9]*' "$out/log" | tail -n 1 |
            grep -o '[0-9]*$') execs," \
         "$(echo "$last" | grep -oE 'cov: [0-9]+ ft: [0-9]+')," \
         "corpus $(ls "$corpus" | wc -l) files"
