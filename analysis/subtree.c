@@ -27,7 +27,7 @@ int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts)
                 continue;
             for (size_t k = 0; k < w; k++)
                 if (additive[k])
-                    row[k] += ph_sample_value(s, k);
+                    row[k] = ph_cost_add(row[k], ph_sample_value(s, k));
             if (cnt)
                 cnt[i]++;
         }

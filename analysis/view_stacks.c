@@ -256,6 +256,40 @@ static void expand(approx *a, uint32_t node, size_t f, double w, int depth)
  * any more: its self cost stays at its nodes. */
 #define APPROX_MAX_LEAVES 1000000
 
+/* total * frac (frac in [0, 1]) rounded toward zero, never further from
+ * zero than total: a cost near INT64_MAX is no double's exact value, and
+ * its product must not leave int64's range. */
+static int64_t share_of(int64_t total, double frac)
+{
+    double x = (double)total * frac;
+
+    if (!(frac > 0))
+        return 0;
+    if (frac >= 1 || (total >= 0 ? x >= (double)total : x <= (double)total))
+        return total;
+    return (int64_t)x;
+}
+
+/* Make the n shares c[0], c[stride], ... add up to total: the difference
+ * (rounding, a few units a share) is dealt out one unit at a time from
+ * the first share on, all whole rounds at once so that the work does not
+ * grow with the size of the costs. */
+static void settle(int64_t *c, size_t n, size_t stride, int64_t total)
+{
+    __int128 given = 0;
+
+    if (n == 0)
+        return;
+    for (size_t q = 0; q < n; q++)
+        given += c[q * stride];
+    __int128 left = (__int128)total - given;
+    int64_t step = left > 0 ? 1 : -1;
+    __int128 units = left > 0 ? left : -left;
+    int64_t rounds = (int64_t)(units / n), extra = (int64_t)(units % n);
+    for (size_t q = 0; q < n; q++)
+        c[q * stride] += step * (rounds + ((int64_t)q < extra));
+}
+
 /* Split each function's self cost over its nodes by weight, exactly (the
  * rounding remainders go one unit at a time to the first nodes), and over
  * the lines of its rows: the share of another line than the node's goes to
@@ -302,21 +336,12 @@ static void split_self(approx *a, int64_t **pool_out)
                 }
                 int64_t *c = pool + npairs * w;
                 for (size_t k = 0; k < w; k++)
-                    c[k] = (int64_t)((double)total[k] *
-                                     (a->weight[i] / sumw[f]));
+                    c[k] = share_of(total[k], a->weight[i] / sumw[f]);
                 pair_node[npairs++] = (uint32_t)i;
             }
-            for (size_t k = 0; k < w; k++) {
-                int64_t given = 0;
-                for (size_t q = first_pair; q < npairs; q++)
-                    given += pool[q * w + k];
-                int64_t step = total[k] > given ? 1 : -1;
-                for (size_t q = first_pair; given != total[k]; ) {
-                    pool[q * w + k] += step;
-                    given += step;
-                    q = q + 1 < npairs ? q + 1 : first_pair;
-                }
-            }
+            for (size_t k = 0; k < w; k++)
+                settle(pool + first_pair * w + k, npairs - first_pair, w,
+                       total[k]);
             /* a line other than the node's goes to its variant there */
             for (size_t q = first_pair; q < npairs && by_line; q++) {
                 uint32_t node = (uint32_t)a->first + pair_node[q];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgview/fail_rule.h"
 #include "cgview/report.h"
 
 #define MAX_RULES 16
@@ -51,70 +52,18 @@ static const char usage[] =
     "\n"
     "Exit status: 0 ok, 1 bad input, 2 usage, 3 a --fail-if rule held.\n";
 
-typedef struct rule {
-    const char *text;
-    char fn[512];        /* "" for the totals */
-    char event[128];
-    char op;             /* '>' or '<' */
-    double bound;
-    int percent;
-} rule;
-
 typedef struct opts {
     const char *base, *newp, *event, *out, *to, *exe, *from;
     ph_cli_derived derived;  /* --define, --config: on both sides */
     ph_diff_opts d;
     ph_rename rfn[MAX_RULES], rfile[MAX_RULES];
-    rule rules[MAX_RULES];
+    ph_fail_rule rules[MAX_RULES];
     size_t nrules;
     double threshold;
     uint64_t top;
     int top_set;
     ph_report_format fmt;
 } opts;
-
-/* "[fn:NAME ]EVENT OP [+|-]NUMBER[%]" */
-static int parse_rule(rule *r, const char *s)
-{
-    const char *p = s;
-    r->text = s;
-    r->fn[0] = '\0';
-    while (*p == ' ')
-        p++;
-    if (strncmp(p, "fn:", 3) == 0) {
-        const char *sp = strchr(p + 3, ' ');
-        if (!sp || (size_t)(sp - p - 3) >= sizeof r->fn)
-            return -1;
-        memcpy(r->fn, p + 3, (size_t)(sp - p - 3));
-        r->fn[sp - p - 3] = '\0';
-        p = sp;
-        while (*p == ' ')
-            p++;
-    }
-    size_t n = strcspn(p, " <>");
-    if (n == 0 || n >= sizeof r->event)
-        return -1;
-    memcpy(r->event, p, n);
-    r->event[n] = '\0';
-    p += n;
-    while (*p == ' ')
-        p++;
-    if (*p != '>' && *p != '<')
-        return -1;
-    r->op = *p++;
-    while (*p == ' ')
-        p++;
-    size_t used = ph_parse_decimal(p, strlen(p), &r->bound);
-    if (used == 0)
-        return -1;   /* also "nan" and "inf": such a gate could never fire */
-    const char *end = p + used;
-    r->percent = *end == '%';
-    if (r->percent)
-        end++;
-    while (*end == ' ')
-        end++;
-    return *end ? -1 : 0;
-}
 
 static int parse_choice(const char *cmd, const char *opt, const char *arg,
                         const char *const *names, int *out)
@@ -226,7 +175,7 @@ static int parse(int argc, char **argv, opts *o)
         case OPT_FAIL:
             if (o->nrules == MAX_RULES)
                 return ph_cli_usage_error("diff", "too many --fail-if rules");
-            if (parse_rule(&o->rules[o->nrules], optarg) < 0)
+            if (ph_fail_rule_parse(&o->rules[o->nrules], optarg) < 0)
                 return ph_cli_usage_error("diff", "--fail-if expects "
                                           "'[fn:NAME] EVENT > +5%%', got "
                                           "\"%s\"", optarg);
@@ -492,7 +441,7 @@ static int print_data(const ph_diff *d, const opts *o, const ph_grid *g)
 static int check_rules(const ph_diff *d, const opts *o)
 {
     for (size_t i = 0; i < o->nrules; i++) {
-        const rule *r = &o->rules[i];
+        const ph_fail_rule *r = &o->rules[i];
         size_t e = ph_diff_event_index(d, r->event);
         if (e == (size_t)-1) {
             ph_cli_usage_error("diff", "--fail-if '%s': no event \"%s\" in "

@@ -11,7 +11,8 @@ profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
 	cgview/report_gprof.c cgview/report_gprof_source.c \
 	cgview/report_annotate.c cgview/annotate.c cgview/annotate.h \
 	cgview/derived.c cgview/report_disasm.c cgview/objdump.c cgview/objdump.h
-profhub_SOURCES += cgview/save.c cgview/diff.c cgview/merge.c
+profhub_SOURCES += cgview/save.c cgview/diff.c cgview/fail_rule.c \
+	cgview/fail_rule.h cgview/merge.c
 profhub_SOURCES += cgview/version.c
 # Pictures: SVG through exporters/svg.h, and the HTML report.
 profhub_SOURCES += cgview/draw.c cgview/report_html.c

@@ -111,15 +111,19 @@ static int compare_entries(const void *a, const void *b)
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-/* A name on one line: line ends become '?' (the format cannot hold them),
- * and in an event name (blank-separated on the events: line) blanks
- * become '_'; the unknown name (0 or empty) is "???".  Counts a changed
- * name in w->renamed. */
+/* A name on one line: line ends become '?' (the format cannot hold them);
+ * an event name (blank-separated on the events: line) follows the rule of
+ * ph_out_event_name; the unknown name (0 or empty) is "???".  Counts a
+ * changed name in w->renamed or w->renamed_events. */
 static void put_name_as(cg_writer *w, ph_str s, int event)
 {
     ph_output *out = w->out;
     const char *t = ph_str_get(w->p, s);
     size_t n = ph_str_len(w->p, s);
+    if (event) {
+        w->renamed_events += ph_out_event_name(out, t, n);
+        return;
+    }
     if (n == 0) {
         ph_output_puts(out, "???");
         return;
@@ -127,12 +131,7 @@ static void put_name_as(cg_writer *w, ph_str s, int event)
     size_t start = 0;
     int changed = 0;
     for (size_t i = 0; i < n; i++) {
-        if (event && (t[i] == ' ' || t[i] == '\t')) {
-            ph_output_write(out, t + start, i - start);
-            ph_output_puts(out, "_");
-            start = i + 1;
-            changed = 1;
-        } else if (t[i] == '\n' || t[i] == '\r') {
+        if (t[i] == '\n' || t[i] == '\r') {
             changed = 1;
             ph_output_write(out, t + start, i - start);
             ph_output_puts(out, "?");
@@ -140,9 +139,7 @@ static void put_name_as(cg_writer *w, ph_str s, int event)
         }
     }
     ph_output_write(out, t + start, n - start);
-    if (changed && event)
-        w->renamed_events++;
-    else if (changed)
+    if (changed)
         w->renamed++;
 }
 
@@ -306,8 +303,8 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out)
                        "(written with '?')");
     if (w.renamed_events)
         ph_output_drop(out, "event-name", w.renamed_events, "event names "
-                       "with blanks written with '_' (cachegrind separates "
-                       "names by blanks)");
+                       "with blanks, '=', ':' or NUL written with '_' "
+                       "(cachegrind separates names by blanks)");
 
     free(w.ents);
     free(w.pool);

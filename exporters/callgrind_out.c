@@ -208,18 +208,8 @@ static void write_file_header(cgw *w)
  * white space, so a name like "sample type" becomes "sample_type". */
 static int put_event_name(cgw *w, ph_str name)
 {
-    const char *s = ph_str_get(w->p, name);
-    size_t n = ph_str_len(w->p, name), renamed = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n' ||
-            c == '\r' || c == '\0') {
-            c = '_';
-            renamed = 1;
-        }
-        ph_output_write(w->out, &c, 1);
-    }
-    return (int)renamed;
+    return ph_out_event_name(w->out, ph_str_get(w->p, name),
+                             ph_str_len(w->p, name));
 }
 
 static void write_events(cgw *w, int first)

@@ -89,6 +89,24 @@ int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
     return n ? 0 : -1;
 }
 
+int ph_out_event_name(ph_output *out, const char *s, size_t n)
+{
+    int renamed = n == 0;
+
+    if (n == 0)
+        ph_output_puts(out, "_");
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n' ||
+            c == '\r' || c == '\0') {
+            c = '_';
+            renamed = 1;
+        }
+        ph_output_write(out, &c, 1);
+    }
+    return renamed;
+}
+
 /* ------------------------------------------------------------------ */
 /* Units                                                              */
 

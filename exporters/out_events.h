@@ -33,5 +33,10 @@ int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow);
  * -1 when n is 0. */
 int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
                 size_t n);
+/* An event name in the blank-separated lists of callgrind and cachegrind
+ * files (events:, event:), one rule for both: blanks, '=', ':', line
+ * ends and NUL become '_', and an empty name is "_".  Returns 1 when the
+ * name written differs (the writer says so with an "event-name" drop). */
+int ph_out_event_name(ph_output *out, const char *s, size_t n);
 
 #endif /* PH_OUT_EVENTS_H */

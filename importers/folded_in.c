@@ -112,9 +112,11 @@ int ph_folded_sniff(const unsigned char *data, size_t len)
                 return 0;
             if (memchr(data + pos, ';', d - pos))
                 semis++;
-            for (size_t i = pos; i + 1 < d; i++)
+            /* "key: value" headers, inside the frames: the blank before
+             * the count is no part of a name, and a frame may end in ':' */
+            for (size_t i = pos; i + 2 < d; i++)
                 if (data[i] == ':' && data[i + 1] == ' ')
-                    return 0;            /* "key: value" headers */
+                    return 0;
             lines++;
         }
         pos = end + 1;

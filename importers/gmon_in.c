@@ -351,10 +351,13 @@ int ph_gmon_sniff(const unsigned char *data, size_t len)
                       (uint32_t)data[6] << 16 | (uint32_t)data[7] << 24;
         uint32_t be = (uint32_t)data[7] | (uint32_t)data[6] << 8 |
                       (uint32_t)data[5] << 16 | (uint32_t)data[4] << 24;
-        return (le <= 1 || be <= 1) ? 100 : 60;
+        /* another version, or a text that starts with "gmon" (a folded
+         * stack "gmon(1) main 20"): ours only when no other reader
+         * claims it, to say which version we met */
+        return (le <= 1 || be <= 1) ? 100 : 5;
     }
     if (len >= 4 && memcmp(data, GMON_COOKIE, 4) == 0)
-        return 80;
+        return 5;   /* too short for a header: the same */
     return 0;  /* BSD files have no magic: only with -t gmon */
 }
 

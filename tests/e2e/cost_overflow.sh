@@ -25,6 +25,16 @@ for to in folded speedscope callgrind pprof; do
         fail "$to: a wrapped negative cost was written"
 done
 
+# One stack twice (found by tests/fuzz/fuzz_folded): the samples of one
+# context were summed unchecked, and the call's inclusive cost written to
+# callgrind wrapped to -2^63.
+printf 'main;big %s\nmain;big 1\n' "$max" >"$tmp/twice.folded"
+expect_status 0 "$PROFHUB" convert -F folded -t callgrind "$tmp/twice.folded" \
+    -o "$tmp/twice.callgrind"
+grep -q "went beyond 64 bits" "$tmp/err" || fail "twice: no overflow warning"
+! grep -q -- '-9' "$tmp/twice.callgrind" ||
+    fail "twice: a wrapped call cost was written"
+
 # Two copies merged: the sums stay at the limit.
 expect_status 0 "$PROFHUB" merge -o "$tmp/merged.folded" \
     "$tmp/max.folded" "$tmp/max.folded"

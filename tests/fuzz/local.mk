@@ -1,6 +1,7 @@
 # tests/fuzz/local.mk -- libFuzzer targets (--enable-fuzzing): one driver,
 # tests/fuzz/fuzz_format.c, compiled once per importer with the format's
-# name in PH_FUZZ_FORMAT.  How to run them: tests/fuzz/README.md.
+# name in PH_FUZZ_FORMAT; fuzz_roundtrip.c (writers) and fuzz_formula.c
+# (--define, config file, --fail-if).  How to run them: tests/fuzz/README.md.
 EXTRA_DIST += tests/fuzz/README.md tests/fuzz/run.sh
 if ENABLE_FUZZING
 PH_FUZZ_CCOPTS = $(AM_CFLAGS) -fsanitize=fuzzer
@@ -8,7 +9,8 @@ PH_FUZZ_LDOPTS = $(AM_LDFLAGS) -fsanitize=fuzzer
 PH_FUZZ_LIBS = libph.la $(PH_DEPLIBS)
 noinst_PROGRAMS += tests/fuzz/fuzz_callgrind tests/fuzz/fuzz_cachegrind \
 	tests/fuzz/fuzz_gmon tests/fuzz/fuzz_native tests/fuzz/fuzz_pprof \
-	tests/fuzz/fuzz_drcctprof tests/fuzz/fuzz_folded
+	tests/fuzz/fuzz_drcctprof tests/fuzz/fuzz_folded \
+	tests/fuzz/fuzz_roundtrip tests/fuzz/fuzz_formula
 
 tests_fuzz_fuzz_callgrind_SOURCES = tests/fuzz/fuzz_format.c
 tests_fuzz_fuzz_callgrind_CPPFLAGS = $(AM_CPPFLAGS) -DPH_FUZZ_FORMAT='"callgrind"'
@@ -51,4 +53,17 @@ tests_fuzz_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -DPH_FUZZ_FORMAT='"folded"'
 tests_fuzz_fuzz_folded_CFLAGS = $(PH_FUZZ_CCOPTS)
 tests_fuzz_fuzz_folded_LDFLAGS = $(PH_FUZZ_LDOPTS)
 tests_fuzz_fuzz_folded_LDADD = $(PH_FUZZ_LIBS)
+
+# Writers: read anything, write every format that reads back, compare.
+tests_fuzz_fuzz_roundtrip_SOURCES = tests/fuzz/fuzz_roundtrip.c
+tests_fuzz_fuzz_roundtrip_CFLAGS = $(PH_FUZZ_CCOPTS)
+tests_fuzz_fuzz_roundtrip_LDFLAGS = $(PH_FUZZ_LDOPTS)
+tests_fuzz_fuzz_roundtrip_LDADD = $(PH_FUZZ_LIBS)
+
+# What users type: --define formulas, the config file, --fail-if rules.
+tests_fuzz_fuzz_formula_SOURCES = tests/fuzz/fuzz_formula.c \
+	cgview/fail_rule.c cgview/fail_rule.h
+tests_fuzz_fuzz_formula_CFLAGS = $(PH_FUZZ_CCOPTS)
+tests_fuzz_fuzz_formula_LDFLAGS = $(PH_FUZZ_LDOPTS)
+tests_fuzz_fuzz_formula_LDADD = $(PH_FUZZ_LIBS)
 endif

@@ -45,6 +45,22 @@ static void test_tables(void)
     }
 }
 
+/* Text that starts with gmon's magic is another format's when that one
+ * claims it: a folded stack whose first frame begins with "gmon" (a fuzz
+ * finding, "gmon(1) main 20", read as a gmon file of version 1869771333). */
+static void test_gmon_magic_in_text(void)
+{
+    static const char *folded[] = {
+        "gmon(1) main 20\n", "gmon_write;main 3\n", "gmon 7\n",
+    };
+    for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++) {
+        const ph_format *f = ph_importer_sniff(
+            (const unsigned char *)folded[i], strlen(folded[i]));
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_STRING_EQUAL(f->name, "folded");
+    }
+}
+
 static void test_foreign_data(void)
 {
     static const char *foreign[] = {
@@ -243,6 +259,7 @@ void ph_test_register_sniff(void)
 
     CU_add_test(s, "tables", test_tables);
     CU_add_test(s, "foreign data", test_foreign_data);
+    CU_add_test(s, "gmon's magic in text", test_gmon_magic_in_text);
     CU_add_test(s, "real samples, plain and gzip", test_samples);
     CU_add_test(s, "load errors", test_load_errors);
     CU_add_test(s, "exporter for a path", test_exporter_for_path);
