@@ -12,7 +12,7 @@
 #include "cgview/grid.h"
 #include "cgview/report.h"
 
-typedef enum kind { UNSET = 0, NUL, STR, INT, UINT, NUM, BOOL } kind;
+typedef enum kind { UNSET = 0, NUL, STR, INT, UINT, NUM, NUMTEXT, BOOL } kind;
 
 typedef struct cell {
     kind kind;
@@ -21,7 +21,7 @@ typedef struct cell {
         uint64_t u;
         double d;
     } v;
-    char *s;       /* STR */
+    char *s;       /* STR, NUMTEXT */
     char *text;    /* text table, when it differs from the value */
     char *note;    /* PH_GRID_FILL */
 } cell;
@@ -30,6 +30,7 @@ struct ph_grid {
     ph_grid_col *cols;
     size_t ncols;
     cell *cells;   /* nrows * ncols */
+    unsigned char *untext;   /* per row: 1 when not in the text table */
     size_t nrows, cap;
     int flow;
 };
@@ -59,6 +60,7 @@ void ph_grid_free(ph_grid *g)
         free((char *)c->sep);
     }
     free(g->cells);
+    free(g->untext);
     free(g->cols);
     free(g);
 }
@@ -100,8 +102,10 @@ void ph_grid_row(ph_grid *g)
         g->cap = g->cap ? 2 * g->cap : 64;
         g->cells = ph_xrealloc(g->cells,
                                (g->cap * g->ncols + 1) * sizeof *g->cells);
+        g->untext = ph_xrealloc(g->untext, g->cap);
     }
     memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof *g->cells);
+    g->untext[g->nrows] = 0;
     g->nrows++;
 }
 
@@ -141,6 +145,11 @@ void ph_grid_num(ph_grid *g, size_t col, double v)
     cur(g, col, NUM)->v.d = v;
 }
 
+void ph_grid_number_text(ph_grid *g, size_t col, const char *text)
+{
+    cur(g, col, NUMTEXT)->s = dup(text);
+}
+
 void ph_grid_bool(ph_grid *g, size_t col, int v)
 {
     cur(g, col, BOOL)->v.i = v != 0;
@@ -149,6 +158,11 @@ void ph_grid_bool(ph_grid *g, size_t col, int v)
 void ph_grid_null(ph_grid *g, size_t col)
 {
     cur(g, col, NUL);
+}
+
+void ph_grid_data_only(ph_grid *g)
+{
+    g->untext[g->nrows - 1] = 1;
 }
 
 void ph_grid_text(ph_grid *g, size_t col, const char *text)
@@ -169,7 +183,8 @@ void ph_grid_note(ph_grid *g, size_t col, const char *note)
 static const char *value_text(const cell *c, char *buf)
 {
     switch (c->kind) {
-    case STR: return c->s;
+    case STR:
+    case NUMTEXT: return c->s;
     case INT: snprintf(buf, 40, "%" PRId64, c->v.i); return buf;
     case UINT: snprintf(buf, 40, "%" PRIu64, c->v.u); return buf;
     case NUM: return isfinite(c->v.d) ? ph_emit_format_num(buf, c->v.d) : "";
@@ -203,7 +218,10 @@ static void print_fill(const cell *c, size_t room, FILE *out)
     fprintf(out, "  %s", note);
 }
 
-void ph_grid_print_text(const ph_grid *g, FILE *out)
+/* The rows of the text table after the heading when there is one, each
+ * line after indent. */
+static void print_table(const ph_grid *g, FILE *out, int heading,
+                        const char *indent)
 {
     size_t *w = ph_xcalloc(g->ncols + 1, sizeof *w);
     size_t used = 0, room = 0, last = 0;
@@ -217,7 +235,8 @@ void ph_grid_print_text(const ph_grid *g, FILE *out)
         w[k] = c->width > 0 ? (size_t)c->width : 0;
         if (!(c->flags & (PH_GRID_FIXED | PH_GRID_FILL)))
             for (size_t i = 0; i < g->nrows; i++) {
-                size_t n = strlen(cell_text(at(g, i, k), buf));
+                size_t n = g->untext[i] ? 0
+                                        : strlen(cell_text(at(g, i, k), buf));
                 w[k] = n > w[k] ? n : w[k];
             }
         used += strlen(first ? "" : c->sep ? c->sep : "  ");
@@ -232,7 +251,10 @@ void ph_grid_print_text(const ph_grid *g, FILE *out)
     for (size_t k = 0; k < g->ncols; k++)
         if (g->cols[k].head)
             last = k;
-    for (size_t i = 0; i <= g->nrows; i++) {   /* the heading, then rows */
+    for (size_t i = !heading; i <= g->nrows; i++) {   /* heading, rows */
+        if (i && g->untext[i - 1])
+            continue;
+        fputs(indent, out);
         first = 1;
         for (size_t k = 0; k < g->ncols; k++) {
             const ph_grid_col *c = &g->cols[k];
@@ -256,6 +278,16 @@ void ph_grid_print_text(const ph_grid *g, FILE *out)
         fputc('\n', out);
     }
     free(w);
+}
+
+void ph_grid_print_text(const ph_grid *g, FILE *out)
+{
+    print_table(g, out, 1, "");
+}
+
+void ph_grid_print_rows(const ph_grid *g, FILE *out, const char *indent)
+{
+    print_table(g, out, 0, indent);
 }
 
 /* ------------------------------------------------------------------ */
@@ -321,6 +353,7 @@ static void emit_cell(const ph_grid_col *col, const cell *c, ph_emit *em)
     case INT: ph_emit_int(em, c->v.i); break;
     case UINT: ph_emit_uint(em, c->v.u); break;
     case NUM: ph_emit_num(em, c->v.d); break;
+    case NUMTEXT: ph_emit_number_text(em, c->s); break;
     case BOOL: ph_emit_bool(em, (int)c->v.i); break;
     default: ph_emit_null(em);
     }
@@ -376,9 +409,9 @@ void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
 
 void ph_grid_emit(const ph_grid *g, ph_emit *em)
 {
-    ph_emit_list(em, 0);
+    ph_emit_list(em, g->flow > 1);
     for (size_t i = 0; i < g->nrows; i++) {
-        ph_emit_map(em, g->flow);
+        ph_emit_map(em, g->flow > 0);
         ph_grid_emit_row(g, em, i);
         ph_emit_end(em);
     }

@@ -58,7 +58,8 @@ typedef struct ph_grid_col {
     unsigned flags;   /* PH_GRID_* */
 } ph_grid_col;
 
-/* A new grid; row maps are written in flow style when flow is 1. */
+/* A new grid; row maps are written in flow style when flow is 1, and
+ * the list of them too when flow is 2. */
 ph_grid *ph_grid_new(int flow);
 void ph_grid_free(ph_grid *g);
 /* Declare a column (before the first row); returns its index. */
@@ -75,13 +76,19 @@ void ph_grid_int(ph_grid *g, size_t col, int64_t v);
 void ph_grid_uint(ph_grid *g, size_t col, uint64_t v);
 void ph_grid_num(ph_grid *g, size_t col, double v);
 void ph_grid_bool(ph_grid *g, size_t col, int v);
+/* A number already formatted ("0.3443"), written as a number. */
+void ph_grid_number_text(ph_grid *g, size_t col, const char *text);
 void ph_grid_null(ph_grid *g, size_t col);
 /* The cell's text in the text table; note: a PH_GRID_FILL cell's note. */
 void ph_grid_text(ph_grid *g, size_t col, const char *text);
 void ph_grid_note(ph_grid *g, size_t col, const char *note);
+/* The current row is in CSV, JSON and YAML but not in the text table. */
+void ph_grid_data_only(ph_grid *g);
 
 /* The heading line and the rows, aligned. */
 void ph_grid_print_text(const ph_grid *g, FILE *out);
+/* The rows without the heading, each line after indent. */
+void ph_grid_print_rows(const ph_grid *g, FILE *out, const char *indent);
 /* The header line and the rows. */
 void ph_grid_print_csv(const ph_grid *g, FILE *out);
 /* A list of the row maps into em. */
