@@ -28,7 +28,7 @@ typedef struct cell {
 
 struct ph_grid {
     ph_grid_col *cols;
-    size_t ncols;
+    size_t ncols, capcols;
     cell *cells;   /* nrows * ncols */
     unsigned char *untext;   /* per row: 1 when not in the text table */
     size_t nrows, cap;
@@ -80,7 +80,10 @@ size_t ph_grid_add_col(ph_grid *g, const ph_grid_col *c)
 {
     ph_grid_col *d;
 
-    g->cols = ph_xrealloc(g->cols, (g->ncols + 1) * sizeof *g->cols);
+    if (g->ncols == g->capcols) {   /* a column per event: 10^5 happen */
+        g->capcols = g->capcols ? 2 * g->capcols : 16;
+        g->cols = ph_xrealloc(g->cols, g->capcols * sizeof *g->cols);
+    }
     d = &g->cols[g->ncols];
     *d = *c;
     d->key = dup_or_null(c->key);

@@ -195,14 +195,19 @@ int ph_report_table(ph_report *r)
         if (!r->ev)
             return PH_EXIT_OK;
     }
+    /* text shows one event: its own columns, not every event's */
     g = ph_grid_new(0);
-    ph_report_entry_cols(r, g, &ec);
     if (text)
         tc = declare_text(r, g);
+    else
+        ph_report_entry_cols(r, g, &ec);
     for (size_t i = 0; i < r->shown; i++) {
-        ph_report_entry_row(r, g, &ec, &r->table->entries[i]);
-        if (text)
+        if (text) {
+            ph_grid_row(g);
             text_row(r, g, &tc, &r->table->entries[i]);
+        } else {
+            ph_report_entry_row(r, g, &ec, &r->table->entries[i]);
+        }
     }
     if (text) {
         print_text(r, g);
