@@ -2,6 +2,8 @@
 #ifndef PH_ANALYSIS_PRIV_H
 #define PH_ANALYSIS_PRIV_H
 
+#include <string.h>
+
 #include "analysis.h"
 
 /* Whether a call, sample or node part matches the selection. */
@@ -28,6 +30,21 @@ int64_t *ph_subtree_sums(const ph_profile *p, int part, uint64_t **counts);
 size_t ph_scc(size_t n, const size_t *first, const uint32_t *to,
               const uint32_t *roots, uint32_t *comp, uint32_t *order,
               uint32_t *visit);
+
+/* The last part of a path ("a/b/c.so" -> "c.so"). */
+static inline const char *ph_base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Building a table (table.c): a new zeroed entry with self and incl
+ * vectors (*cap: the entries' capacity, doubling); a copy of s that
+ * lives as long as the table; whether the table's --focus/--ignore
+ * keep an entry of this name. */
+ph_entry *ph_table_push_entry(ph_table *t, size_t *cap);
+const char *ph_table_own_name(ph_table *t, const char *s);
+int ph_table_keeps_name(const ph_table_opts *o, const char *name);
 
 /* Add n values of b to a. */
 static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)

@@ -47,12 +47,6 @@ static void count_calls(const ph_profile *p, const ph_line_credit *lc,
     }
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 void ph_table_build_line_credits(ph_table *t, const ph_table_opts *o)
 {
     const ph_profile *p = t->profile;
@@ -72,25 +66,14 @@ void ph_table_build_line_credits(ph_table *t, const ph_table_opts *o)
         const char *fname = ph_str_get(p, f->name);
         if (c->file && c->line)
             snprintf(buf, sizeof buf, "%s (%s:%" PRIu32 " @ %" PRIx64 ")",
-                     fname, base_name(ph_str_get(p, c->file->name)),
+                     fname, ph_base_name(ph_str_get(p, c->file->name)),
                      c->line, c->addr);
         else
             snprintf(buf, sizeof buf, "%s", fname);
-        if (o->focus && regexec(o->focus, buf, 0, NULL, 0) != 0)
+        if (!ph_table_keeps_name(o, buf))
             continue;
-        if (o->ignore && regexec(o->ignore, buf, 0, NULL, 0) == 0)
-            continue;
-        if (t->count == cap) {
-            cap = cap ? 2 * cap : 64;
-            t->entries = ph_xrealloc(t->entries, cap * sizeof *t->entries);
-        }
-        ph_entry *e = &t->entries[t->count++];
-        memset(e, 0, sizeof *e);
-        e->self = ph_xcalloc(t->nreal + 1, sizeof *e->self);
-        e->incl = ph_xcalloc(t->nreal + 1, sizeof *e->incl);
-        t->names = ph_xrealloc(t->names, (t->nnames + 1) * sizeof *t->names);
-        t->names[t->nnames] = strcpy(ph_xmalloc(strlen(buf) + 1), buf);
-        e->name = t->names[t->nnames++];
+        ph_entry *e = ph_table_push_entry(t, &cap);
+        e->name = ph_table_own_name(t, buf);
         e->file = c->file ? ph_str_get(p, c->file->name) : "";
         e->object = f->object ? ph_str_get(p, f->object->name) : "";
         e->func = f;

@@ -8,12 +8,6 @@
 
 #include "analysis_priv.h"
 
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 const ph_object *ph_main_object(const ph_profile *p)
 {
     const char *cmd = ph_meta_get(p, "cmd");
@@ -24,7 +18,7 @@ const ph_object *ph_main_object(const ph_profile *p)
         size_t len = strcspn(cmd, " \t");
         for (size_t i = 0; i < n; i++) {
             const ph_object *ob = ph_object_at(p, i);
-            const char *nm = base_name(ph_str_get(p, ob->name));
+            const char *nm = ph_base_name(ph_str_get(p, ob->name));
             const char *want = cmd;
             for (size_t k = 0; k < len; k++)
                 if (cmd[k] == '/')

@@ -53,12 +53,6 @@ static char *xstrdup(const char *s)
     return d;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* The path of a profile's main program (ph_main_object), or NULL. */
 static const char *main_program(const ph_profile *p)
 {
@@ -74,7 +68,7 @@ static const char *object_key(const side *s, const ph_diff_opts *o,
         return object;
     if (s->program && strcmp(object, s->program) == 0)
         return "\x1e<program>";
-    return base_name(object);
+    return ph_base_name(object);
 }
 
 static void set_names(side *s, item *it, const ph_diff_opts *o,
@@ -124,11 +118,11 @@ static void collect_table(side *s, const ph_diff_opts *o)
         /* Objects are compared by base name: two builds live in two
          * folders. */
         if (o->by == PH_BY_OBJECT)
-            set_names(s, it, o, base_name(e->name), "", "", "");
+            set_names(s, it, o, ph_base_name(e->name), "", "", "");
         else
             set_names(s, it, o, e->name, e->file,
                       o->match == PH_MATCH_NAME_FILE_OBJECT
-                          ? e->object : base_name(e->object),
+                          ? e->object : ph_base_name(e->object),
                       object_key(s, o, e->object));
         memcpy(v, e->self, s->w * sizeof *v);
     }

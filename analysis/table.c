@@ -60,15 +60,16 @@ static uint32_t group_of(group_tab *gt, const char *name, size_t *ng)
     return gt->slot[j];
 }
 
-/* A copy of s that lives as long as the table. */
-static const char *own_name(ph_table *t, const char *s)
+const char *ph_table_own_name(ph_table *t, const char *s)
 {
-    t->names = ph_xrealloc(t->names, (t->nnames + 1) * sizeof *t->names);
+    size_t n = t->nnames;
+    if ((n & (n - 1)) == 0)     /* 0, 1, 2, 4, ...: the array is full */
+        t->names = ph_xrealloc(t->names, (n ? 2 * n : 1) * sizeof *t->names);
     t->names[t->nnames] = strcpy(ph_xmalloc(strlen(s) + 1), s);
     return t->names[t->nnames++];
 }
 
-static int keep_name(const ph_table_opts *o, const char *name)
+int ph_table_keeps_name(const ph_table_opts *o, const char *name)
 {
     if (o->focus && regexec(o->focus, name, 0, NULL, 0) != 0)
         return 0;
@@ -85,7 +86,7 @@ static int is_zero(const int64_t *v, size_t n)
     return 1;
 }
 
-static ph_entry *push_entry(ph_table *t, size_t *cap)
+ph_entry *ph_table_push_entry(ph_table *t, size_t *cap)
 {
     if (t->count == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -140,9 +141,9 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
             !(graph && calls_others(p, f, o->part)))
             continue;
         const char *name = ph_str_get(p, f->name);
-        if (!keep_name(o, name))
+        if (!ph_table_keeps_name(o, name))
             continue;
-        ph_entry *e = push_entry(t, cap);
+        ph_entry *e = ph_table_push_entry(t, cap);
         e->name = name;
         e->file = f->file ? ph_str_get(p, f->file->name) : "";
         e->object = f->object ? ph_str_get(p, f->object->name) : "";
@@ -159,10 +160,10 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
     for (uint32_t k = 1; k <= ph_cycles_count(t->cycles); k++) {
         char name[32];
         snprintf(name, sizeof name, "<cycle %u>", k);
-        if (!keep_name(o, name))
+        if (!ph_table_keeps_name(o, name))
             continue;
-        ph_entry *e = push_entry(t, cap);
-        e->name = own_name(t, name);
+        ph_entry *e = ph_table_push_entry(t, cap);
+        e->name = ph_table_own_name(t, name);
         e->file = e->object = "";
         e->cycle = k;
         e->is_cycle = 1;
@@ -329,9 +330,9 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         ph_entry tmp = {0};
         tmp.name = gt.names[g] ? gt.names[g]
                    : o->group == PH_GROUP_CLASS ? "(no class)" : "???";
-        if (!keep_name(o, tmp.name))
+        if (!ph_table_keeps_name(o, tmp.name))
             continue;
-        ph_entry *e = push_entry(t, cap);
+        ph_entry *e = ph_table_push_entry(t, cap);
         e->name = tmp.name;
         e->file = e->object = "";
         e->has_incl = graph;

@@ -59,6 +59,15 @@ static unsigned char *match_nodes(const ph_profile *p, const ph_stacks *s,
     return m;
 }
 
+/* A new entry of the filtered table: inclusive like the stack view's. */
+static ph_entry *new_entry(ph_table *t, size_t *cap)
+{
+    ph_entry *en = ph_table_push_entry(t, cap);
+    en->has_incl = 1;
+    en->file = en->object = "";
+    return en;
+}
+
 /* Entry index + 1 of every function (0: no entry), grouped by the table's
  * grouping; the entries are made here, empty. */
 static uint32_t *make_entries(ph_table *t, const ph_table_opts *o)
@@ -79,17 +88,7 @@ static uint32_t *make_entries(ph_table *t, const ph_table_opts *o)
             if (strcmp(t->entries[e].name, key) == 0)
                 break;
         if (o->group == PH_GROUP_FUNCTION || e == t->count) {
-            if (t->count == cap) {
-                cap = cap ? 2 * cap : 64;
-                t->entries = ph_xrealloc(t->entries,
-                                         cap * sizeof *t->entries);
-            }
-            ph_entry *en = &t->entries[t->count];
-            memset(en, 0, sizeof *en);
-            en->self = ph_xcalloc(t->nreal + 1, sizeof *en->self);
-            en->incl = ph_xcalloc(t->nreal + 1, sizeof *en->incl);
-            en->has_incl = 1;
-            en->file = en->object = "";
+            ph_entry *en = new_entry(t, &cap);
             if (o->group == PH_GROUP_FUNCTION) {
                 en->name = ph_str_get(p, f->name);
                 en->func = f;
@@ -98,13 +97,9 @@ static uint32_t *make_entries(ph_table *t, const ph_table_opts *o)
                 if (f->object)
                     en->object = ph_str_get(p, f->object->name);
             } else {
-                t->names = ph_xrealloc(t->names,
-                                       (t->nnames + 1) * sizeof *t->names);
-                t->names[t->nnames] = strcpy(ph_xmalloc(strlen(key) + 1),
-                                             key);
-                en->name = t->names[t->nnames++];
+                en->name = ph_table_own_name(t, key);
             }
-            e = t->count++;
+            e = t->count - 1;
         }
         eof[i] = (uint32_t)e + 1;
     }
@@ -228,21 +223,6 @@ int ph_stack_frame_inlined(const ph_stacks *s, const uint32_t *frames,
 /* ------------------------------------------------------------------ */
 /* The table                                                           */
 
-static ph_entry *new_entry(ph_table *t, size_t *cap)
-{
-    if (t->count == *cap) {
-        *cap = *cap ? 2 * *cap : 64;
-        t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
-    }
-    ph_entry *en = &t->entries[t->count++];
-    memset(en, 0, sizeof *en);
-    en->self = ph_xcalloc(t->nreal + 1, sizeof *en->self);
-    en->incl = ph_xcalloc(t->nreal + 1, sizeof *en->incl);
-    en->has_incl = 1;
-    en->file = en->object = "";
-    return en;
-}
-
 /* pprof -lines: an entry per (function, line) of the view's nodes, named
  * "function file:line"; entry index + 1 per node. */
 static uint32_t *make_line_entries(ph_table *t, const ph_stacks *s)
@@ -273,9 +253,7 @@ static uint32_t *make_line_entries(ph_table *t, const ph_stacks *s)
         char buf[PH_LINE_NAME_MAX];
         snprintf(buf, sizeof buf, "%s %s:%u", ph_str_get(p, f->name),
                  *file ? file : "??", n->line);
-        t->names = ph_xrealloc(t->names, (t->nnames + 1) * sizeof *t->names);
-        t->names[t->nnames] = strcpy(ph_xmalloc(strlen(buf) + 1), buf);
-        en->name = t->names[t->nnames++];
+        en->name = ph_table_own_name(t, buf);
         en->func = f;
         en->file = file;
         if (f->object)

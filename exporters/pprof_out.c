@@ -40,9 +40,9 @@ typedef struct writer {
     uint64_t *func_id;    /* ph_func id -> pprof id */
     uint64_t *map_id;     /* ph_object id -> pprof id */
     Perftools__Profiles__Function **funcs;
-    size_t nfuncs;
+    size_t nfuncs, capfuncs;
     Perftools__Profiles__Mapping **maps;
-    size_t nmaps;
+    size_t nmaps, capmaps;
     PbLocation **locs;
     size_t nlocs, loccap;
     uint64_t *loc_of;     /* stack node -> location id (0 = not yet) */
@@ -124,7 +124,10 @@ static uint64_t function_id(writer *w, const ph_func *f)
     pf->system_name = str_of(w, f->mangled);
     pf->filename = f->file ? str_of(w, f->file->name) : 0;
     pf->start_line = f->line;
-    w->funcs = ph_xrealloc(w->funcs, w->nfuncs * sizeof *w->funcs);
+    if (w->nfuncs > w->capfuncs) {   /* doubling: 10^5 functions happen */
+        w->capfuncs = 2 * w->nfuncs;
+        w->funcs = ph_xrealloc(w->funcs, w->capfuncs * sizeof *w->funcs);
+    }
     w->funcs[w->nfuncs - 1] = pf;
     return w->func_id[f->id] = pf->id;
 }
@@ -147,7 +150,10 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     m->has_filenames = 1;
     m->has_line_numbers = 1;
     m->has_inline_frames = 1;
-    w->maps = ph_xrealloc(w->maps, w->nmaps * sizeof *w->maps);
+    if (w->nmaps > w->capmaps) {
+        w->capmaps = 2 * w->nmaps;
+        w->maps = ph_xrealloc(w->maps, w->capmaps * sizeof *w->maps);
+    }
     w->maps[w->nmaps - 1] = m;
     return w->map_id[o->id] = m->id;
 }
