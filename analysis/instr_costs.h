@@ -41,7 +41,7 @@ typedef struct ph_instr_costs {
     size_t n;
     ph_instr_call *calls; /* by address, then in the order added */
     size_t ncalls;
-    ph_instr_jump *jumps; /* by address, then in the order first seen */
+    ph_instr_jump *jumps; /* by address, then target and kind */
     size_t njumps;
     int64_t *self;        /* width values: the sum of every row */
     size_t unplaced;      /* rows, calls and jumps without an address */

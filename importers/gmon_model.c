@@ -202,20 +202,6 @@ static void credit_bins(const ph_gmon_hist *h, const uint64_t *starts,
     }
 }
 
-/* The first line-table row at or above addr. */
-static size_t row_at(const ph_gmon_syms *s, uint64_t addr)
-{
-    size_t lo = 0, hi = s->nlines;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->lines[mid].addr < addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /* gprof -l's line symbols.  gprof walks the text address by address and
  * starts a line symbol where (function, file, line) differs from the last
  * line symbol's; addresses without a line start none.  Function symbols
@@ -235,7 +221,7 @@ static void make_line_syms(model *m)
         uint32_t file, line = ph_gmon_syms_line(s, a, &file);
         uint32_t pline = line, pfile = file;
         int start = 1;
-        for (size_t r = row_at(s, a + 1);; r++) {
+        for (size_t r = ph_gmon_syms_row_after(s, a);; r++) {
             if (start || (line && (line != pline || file != pfile))) {
                 if (m->nlsyms == cap) {
                     cap *= 2;

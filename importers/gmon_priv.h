@@ -112,6 +112,9 @@ size_t ph_gmon_syms_next(const ph_gmon_syms *s, uint64_t addr);
 uint64_t ph_gmon_syms_line_next(const ph_gmon_syms *s, uint64_t addr);
 /* Index of the symbol whose range holds addr, or -1. */
 long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr);
+/* Index of the first line-table row above addr (rows sorted by address;
+ * nlines if none). */
+size_t ph_gmon_syms_row_after(const ph_gmon_syms *s, uint64_t addr);
 /* Line at addr (0 unknown) and its file index + 1 in *file. */
 uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
                            uint32_t *file);

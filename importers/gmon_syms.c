@@ -383,8 +383,7 @@ long ph_gmon_syms_find(const ph_gmon_syms *s, uint64_t addr)
     return (long)(lo - 1);
 }
 
-/* The first line-table row after addr (the rows are sorted by address). */
-static size_t line_rows_upto(const ph_gmon_syms *s, uint64_t addr)
+size_t ph_gmon_syms_row_after(const ph_gmon_syms *s, uint64_t addr)
 {
     size_t lo = 0, hi = s->nlines;
     while (lo < hi) {
@@ -400,7 +399,7 @@ static size_t line_rows_upto(const ph_gmon_syms *s, uint64_t addr)
 uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
                            uint32_t *file)
 {
-    size_t lo = line_rows_upto(s, addr);
+    size_t lo = ph_gmon_syms_row_after(s, addr);
     *file = 0;
     if (lo == 0)
         return 0;
@@ -420,7 +419,7 @@ uint32_t ph_gmon_syms_line(const ph_gmon_syms *s, uint64_t addr,
 uint64_t ph_gmon_syms_line_next(const ph_gmon_syms *s, uint64_t addr)
 {
     uint32_t file, f2, line = ph_gmon_syms_line(s, addr, &file);
-    for (size_t lo = line_rows_upto(s, addr); lo < s->nlines; lo++) {
+    for (size_t lo = ph_gmon_syms_row_after(s, addr); lo < s->nlines; lo++) {
         uint64_t a = s->lines[lo].addr;
         if (ph_gmon_syms_line(s, a, &f2) != line || f2 != file)
             return a;
