@@ -179,10 +179,9 @@ static void round_trip(const ph_profile *a, const ph_format *w)
     out = ph_output_open(path, err, sizeof err);
     if (!out)
         fail("%s: cannot open %s", w->name, err);
-    err[0] = '\0';
-    rc = w->write(a, out, err, sizeof err);
+    rc = w->write(a, out);
     if (rc < 0) {
-        const char *why = ph_output_error(out) ? ph_output_error(out) : err;
+        const char *why = ph_output_error(out) ? ph_output_error(out) : "";
         if (!strstr(why, "has no"))
             fail("%s: the writer refuses: %s", w->name, why);
         ph_output_abort(out);
