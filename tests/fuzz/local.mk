@@ -2,15 +2,29 @@
 # tests/fuzz/fuzz_format.c, compiled once per importer with the format's
 # name in PH_FUZZ_FORMAT; fuzz_roundtrip.c (writers) and fuzz_formula.c
 # (--define, config file, --fail-if).  How to run them: tests/fuzz/README.md.
-EXTRA_DIST += tests/fuzz/README.md tests/fuzz/run.sh
+EXTRA_DIST += tests/fuzz/README.md tests/fuzz/run.sh tests/fuzz/seeds.sh \
+	tests/e2e/fuzz_replay.sh
+# Without --enable-fuzzing the same targets are built for make check with
+# replay.c's main() (each file argument is one input) and
+# tests/e2e/fuzz_replay.sh runs the seeds through them.
+PH_FUZZ_TARGETS = tests/fuzz/fuzz_callgrind tests/fuzz/fuzz_cachegrind \
+	tests/fuzz/fuzz_gmon tests/fuzz/fuzz_native tests/fuzz/fuzz_pprof \
+	tests/fuzz/fuzz_drcctprof tests/fuzz/fuzz_folded \
+	tests/fuzz/fuzz_roundtrip tests/fuzz/fuzz_formula
 if ENABLE_FUZZING
 PH_FUZZ_CCOPTS = $(AM_CFLAGS) -fsanitize=fuzzer
 PH_FUZZ_LDOPTS = $(AM_LDFLAGS) -fsanitize=fuzzer
 PH_FUZZ_LIBS = libph.la $(PH_DEPLIBS)
-noinst_PROGRAMS += tests/fuzz/fuzz_callgrind tests/fuzz/fuzz_cachegrind \
-	tests/fuzz/fuzz_gmon tests/fuzz/fuzz_native tests/fuzz/fuzz_pprof \
-	tests/fuzz/fuzz_drcctprof tests/fuzz/fuzz_folded \
-	tests/fuzz/fuzz_roundtrip tests/fuzz/fuzz_formula
+noinst_PROGRAMS += $(PH_FUZZ_TARGETS)
+else
+PH_FUZZ_CCOPTS = $(AM_CFLAGS)
+PH_FUZZ_LDOPTS = $(AM_LDFLAGS)
+PH_FUZZ_LIBS = tests/fuzz/libreplay.la libph.la $(PH_DEPLIBS)
+check_LTLIBRARIES = tests/fuzz/libreplay.la
+tests_fuzz_libreplay_la_SOURCES = tests/fuzz/replay.c
+check_PROGRAMS += $(PH_FUZZ_TARGETS)
+TESTS += tests/e2e/fuzz_replay.sh
+endif
 
 tests_fuzz_fuzz_callgrind_SOURCES = tests/fuzz/fuzz_format.c
 tests_fuzz_fuzz_callgrind_CPPFLAGS = $(AM_CPPFLAGS) -DPH_FUZZ_FORMAT='"callgrind"'
@@ -66,4 +80,3 @@ tests_fuzz_fuzz_formula_SOURCES = tests/fuzz/fuzz_formula.c \
 tests_fuzz_fuzz_formula_CFLAGS = $(PH_FUZZ_CCOPTS)
 tests_fuzz_fuzz_formula_LDFLAGS = $(PH_FUZZ_LDOPTS)
 tests_fuzz_fuzz_formula_LDADD = $(PH_FUZZ_LIBS)
-endif

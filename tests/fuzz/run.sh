@@ -22,33 +22,7 @@ build=$(cd "${1:?usage: run.sh BUILDDIR [SECONDS [TARGET...]]}" && pwd) || exit 
 secs=${2:-300}
 [ $# -gt 2 ] && shift 2 || set -- callgrind cachegrind gmon native pprof \
     drcctprof folded roundtrip formula
-importers="callgrind cachegrind gmon native pprof drcctprof folded"
-
-# Copy the seeds of format $1 into folder $2, named $3NAME.
-seed_format() {
-    for d in "$top/samples/$1" "$top/tests/bad/$1" "$build/fuzz-seeds/$1"; do
-        [ -d "$d" ] || continue
-        find "$d" -type f -size -256k ! -name '*.err' ! -name '*.sh' \
-            ! -name '*.py' ! -name '*.exe' |
-            while IFS= read -r f; do cp "$f" "$2/$3${f##*/}"; done
-    done
-    for z in "$2"/*.gz; do
-        [ -f "$z" ] && gzip -dc "$z" >"${z%.gz}"
-    done
-}
-
-# One seed per --define formula and --fail-if rule quoted in the tests
-# and the man pages (roff's \- unescaped).
-seed_formulas() {
-    n=0
-    cat "$top"/tests/e2e/*.sh "$top"/cgview/*.1 | sed 's/\\-/-/g' |
-        grep -oE -- "--(define|fail-if)[ =]'[^']+'" |
-        sed -E "s/^--[a-z-]+[ =]'(.*)'$/\\1/" | sort -u |
-        while IFS= read -r f; do
-            n=$((n + 1))
-            printf '%s\n' "$f" >"$2/rule$n"
-        done
-}
+. "$top/tests/fuzz/seeds.sh"
 
 # CPU seconds (user + system) used so far by process $1, or nothing.
 cpu_of() {
@@ -62,13 +36,9 @@ for t; do
     [ -x "$bin" ] || { echo "$t: no $bin (configure CC=clang --enable-fuzzing)"; status=1; continue; }
     corpus=$build/fuzz-corpus/$t out=$build/fuzz-out/$t
     mkdir -p "$corpus" "$out"
-    case $t in
-    formula) seed_formulas "$t" "$corpus" ;;
-    roundtrip) for f in $importers; do seed_format "$f" "$corpus" "$f-"; done ;;
-    *) seed_format "$t" "$corpus" "" ;;
-    esac
+    seed_target "$t" "$corpus"
     exe=
-    [ "$t" = gmon ] && exe=$top/samples/gmon/recursion-pie/prog
+    [ "$t" = gmon ] && exe=$top/$fuzz_gmon_exe
     echo "== $t: $(ls "$corpus" | wc -l) inputs, ${secs} CPU seconds"
     # UBSan's reports are findings too: stop at the first (the build lets
     # them recover, so libFuzzer would never see one)
