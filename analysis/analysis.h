@@ -264,8 +264,12 @@ typedef struct ph_entry {
     uint32_t cycle;        /* cycle number of the function or cycle entry */
     int is_cycle;          /* the entry is "<cycle N>" as a whole */
     int has_incl;          /* inclusive cost is known */
-    int64_t *self;         /* nreal values */
-    int64_t *incl;         /* nreal values */
+    /* nreal values each: the profile's or the cycles' own sums, which
+     * the table borrows (the profile must not change while the table
+     * lives), or the entry's own vectors in own */
+    const int64_t *self;
+    const int64_t *incl;
+    int64_t *own;          /* self and incl the entry owns, or NULL */
     uint64_t calls;        /* calls from outside (self calls excluded) */
     uint64_t self_calls;
     /* pprof's marker, from the stacks of a context tree: PH_INLINE_ALL

@@ -39,10 +39,14 @@ static inline const char *ph_base_name(const char *path)
 }
 
 /* Building a table (table.c): a new zeroed entry with self and incl
- * vectors (*cap: the entries' capacity, doubling); a copy of s that
- * lives as long as the table; whether the table's --focus/--ignore
- * keep an entry of this name. */
+ * vectors of its own (*cap: the entries' capacity, doubling); e's self
+ * and incl to write, copied first when e borrowed them; e's vectors
+ * freed; a copy of s that lives as long as the table; whether the
+ * table's --focus/--ignore keep an entry of this name. */
 ph_entry *ph_table_push_entry(ph_table *t, size_t *cap);
+int64_t *ph_entry_self_mut(const ph_table *t, ph_entry *e);
+int64_t *ph_entry_incl_mut(const ph_table *t, ph_entry *e);
+void ph_entry_release(ph_entry *e);
 const char *ph_table_own_name(ph_table *t, const char *s);
 int ph_table_keeps_name(const ph_table_opts *o, const char *name);
 

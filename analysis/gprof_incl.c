@@ -58,7 +58,7 @@ const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t, int part)
                     v = fn->self + fn->children;
             }
             if (v >= 0) {
-                e->incl[s] = llround(v / scale);
+                ph_entry_incl_mut(t, e)[s] = llround(v / scale);
                 e->has_incl = 1;
             }
         }

@@ -84,6 +84,6 @@ void ph_table_build_line_credits(ph_table *t, const ph_table_opts *o)
         e->line = c->line;
         e->addr = c->addr;
         if (slot >= 0)
-            e->self[slot] = llround(c->credit);
+            ph_entry_self_mut(t, e)[slot] = llround(c->credit);
     }
 }

@@ -86,7 +86,9 @@ static int is_zero(const int64_t *v, size_t n)
     return 1;
 }
 
-ph_entry *ph_table_push_entry(ph_table *t, size_t *cap)
+/* A new entry whose self and incl are borrowed (NULL: its own, zeroed). */
+static ph_entry *push_borrowing(ph_table *t, size_t *cap,
+                                const int64_t *self, const int64_t *incl)
 {
     if (t->count == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -94,9 +96,45 @@ ph_entry *ph_table_push_entry(ph_table *t, size_t *cap)
     }
     ph_entry *e = &t->entries[t->count++];
     memset(e, 0, sizeof *e);
-    e->self = ph_xcalloc(t->nreal + 1, sizeof *e->self);
-    e->incl = ph_xcalloc(t->nreal + 1, sizeof *e->incl);
+    e->self = self;
+    e->incl = incl;
+    if (!self || !incl)
+        ph_entry_self_mut(t, e);
     return e;
+}
+
+ph_entry *ph_table_push_entry(ph_table *t, size_t *cap)
+{
+    return push_borrowing(t, cap, NULL, NULL);
+}
+
+/* One block for both vectors: self, then incl at nreal + 1. */
+int64_t *ph_entry_self_mut(const ph_table *t, ph_entry *e)
+{
+    size_t w = t->nreal + 1;
+    if (!e->own) {
+        int64_t *own = ph_xcalloc(2 * w, sizeof *own);
+        if (e->self)
+            memcpy(own, e->self, t->nreal * sizeof *own);
+        if (e->incl)
+            memcpy(own + w, e->incl, t->nreal * sizeof *own);
+        e->own = own;
+        e->self = own;
+        e->incl = own + w;
+    }
+    return e->own;
+}
+
+int64_t *ph_entry_incl_mut(const ph_table *t, ph_entry *e)
+{
+    return ph_entry_self_mut(t, e) + t->nreal + 1;
+}
+
+void ph_entry_release(ph_entry *e)
+{
+    free(e->own);
+    e->own = NULL;
+    e->self = e->incl = NULL;
 }
 
 static int has_call_graph(const ph_profile *p)
@@ -143,7 +181,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         const char *name = ph_str_get(p, f->name);
         if (!ph_table_keeps_name(o, name))
             continue;
-        ph_entry *e = ph_table_push_entry(t, cap);
+        ph_entry *e = push_borrowing(t, cap, self, incl);
         e->name = name;
         e->file = f->file ? ph_str_get(p, f->file->name) : "";
         e->object = f->object ? ph_str_get(p, f->object->name) : "";
@@ -152,8 +190,6 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->has_incl = graph;
         e->calls = calls;
         e->self_calls = ph_func_self_calls(p, f, o->part);
-        memcpy(e->self, self, w * sizeof *self);
-        memcpy(e->incl, incl, w * sizeof *incl);
     }
     if (!t->cycles)
         return;
@@ -162,7 +198,8 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         snprintf(name, sizeof name, "<cycle %u>", k);
         if (!ph_table_keeps_name(o, name))
             continue;
-        ph_entry *e = ph_table_push_entry(t, cap);
+        ph_entry *e = push_borrowing(t, cap, ph_cycles_self(t->cycles, k),
+                                     ph_cycles_incl(t->cycles, k));
         e->name = ph_table_own_name(t, name);
         e->file = e->object = "";
         e->cycle = k;
@@ -170,8 +207,6 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->has_incl = 1;
         e->calls = ph_cycles_calls(t->cycles, k);
         e->self_calls = ph_cycles_inner_calls(t->cycles, k);
-        memcpy(e->self, ph_cycles_self(t->cycles, k), w * sizeof *e->self);
-        memcpy(e->incl, ph_cycles_incl(t->cycles, k), w * sizeof *e->incl);
     }
 }
 
@@ -337,31 +372,31 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->file = e->object = "";
         e->has_incl = graph;
         e->calls = calls[g];
-        memcpy(e->self, gs, w * sizeof *gs);
+        int64_t *es = ph_entry_self_mut(t, e), *ei = ph_entry_incl_mut(t, e);
+        memcpy(es, gs, w * sizeof *gs);
         if (ph_call_count(p)) {
             if (has_in[g] || has_root[g]) {
                 /* An estimate when a root's callees call back into the
                  * group: kept between the group's self cost and the
                  * total. */
-                memcpy(e->incl, in + g * w, w * sizeof *e->incl);
-                ph_vec_add(e->incl, roots + g * w, w);
+                memcpy(ei, in + g * w, w * sizeof *ei);
+                ph_vec_add(ei, roots + g * w, w);
                 for (size_t k = 0; k < w; k++) {
-                    if (e->incl[k] > t->totals[k] && t->totals[k] >= 0)
-                        e->incl[k] = t->totals[k];
-                    if (e->incl[k] < gs[k])
-                        e->incl[k] = gs[k];
+                    if (ei[k] > t->totals[k] && t->totals[k] >= 0)
+                        ei[k] = t->totals[k];
+                    if (ei[k] < gs[k])
+                        ei[k] = gs[k];
                 }
             } else {
-                memcpy(e->incl, gs, w * sizeof *e->incl);
-                ph_vec_add(e->incl, out + g * w, w);
+                memcpy(ei, gs, w * sizeof *ei);
+                ph_vec_add(ei, out + g * w, w);
             }
         } else if (!ph_node_count(p)) {
-            memcpy(e->incl, gs, w * sizeof *e->incl);
+            memcpy(ei, gs, w * sizeof *ei);
         }
-        ph_vec_add(e->incl, tree + g * w, w);
-        if (is_zero(e->self, w) && is_zero(e->incl, w) && !e->calls) {
-            free(e->self);
-            free(e->incl);
+        ph_vec_add(ei, tree + g * w, w);
+        if (is_zero(es, w) && is_zero(ei, w) && !e->calls) {
+            ph_entry_release(e);
             t->count--;
         }
     }
@@ -414,10 +449,8 @@ void ph_table_free(ph_table *t)
 {
     if (!t)
         return;
-    for (size_t i = 0; i < t->count; i++) {
-        free(t->entries[i].self);
-        free(t->entries[i].incl);
-    }
+    for (size_t i = 0; i < t->count; i++)
+        ph_entry_release(&t->entries[i]);
     free(t->entries);
     for (size_t i = 0; i < t->nnames; i++)
         free(t->names[i]);
@@ -466,10 +499,21 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
                        e->name, i};
     }
     ph_qsort(k, t->count, sizeof *k, cmp_keyed);
-    ph_entry *sorted = ph_xmalloc((t->count + 1) * sizeof *sorted);
-    for (size_t i = 0; i < t->count; i++)
-        sorted[i] = t->entries[k[i].index];
-    free(t->entries);
-    t->entries = sorted;
+    /* Entry k[j].index moves to j: in place, one cycle of the
+     * permutation at a time (k[j].index = j marks j as placed). */
+    for (size_t i = 0; i < t->count; i++) {
+        if (k[i].index == i)
+            continue;
+        ph_entry first = t->entries[i];
+        size_t j = i;
+        while (k[j].index != i) {
+            size_t from = k[j].index;
+            t->entries[j] = t->entries[from];
+            k[j].index = j;
+            j = from;
+        }
+        t->entries[j] = first;
+        k[j].index = j;
+    }
     free(k);
 }

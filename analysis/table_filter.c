@@ -116,8 +116,7 @@ static void drop_empty(ph_table *t)
         for (size_t j = 0; j < t->nreal && zero; j++)
             zero = !e->self[j] && !e->incl[j];
         if (zero) {
-            free(e->self);
-            free(e->incl);
+            ph_entry_release(e);
             continue;
         }
         t->entries[k++] = *e;
@@ -381,19 +380,19 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
             continue;
         if (smp->src && !all_zero(smp->cost, w))
             mark_edges(s, eon, kept, nk, marks);
-        ph_entry *leaf = &t->entries[eon[kept[0]] - 1];
+        int64_t *leaf = ph_entry_self_mut(t, &t->entries[eon[kept[0]] - 1]);
         for (size_t k = 0; k < w; k++)
             if (additive[k])
-                leaf->self[k] = ph_cost_add(leaf->self[k], smp->cost[k]);
+                leaf[k] = ph_cost_add(leaf[k], smp->cost[k]);
         for (size_t j = 0; j < nk; j++) {
             uint32_t e = eon[kept[j]] - 1;
             if (seen[e] == i + 1)
                 continue;
             seen[e] = i + 1;
+            int64_t *incl = ph_entry_incl_mut(t, &t->entries[e]);
             for (size_t k = 0; k < w; k++)
                 if (additive[k])
-                    t->entries[e].incl[k] =
-                        ph_cost_add(t->entries[e].incl[k], smp->cost[k]);
+                    incl[k] = ph_cost_add(incl[k], smp->cost[k]);
         }
     }
     t->unmatched = ph_stack_filter_unmatched(sf);

@@ -13,7 +13,6 @@
 
 typedef struct block {
     ph_entry entry;          /* the function itself */
-    int own;                 /* entry's vectors were allocated here */
     ph_arcs *callers, *callees;
 } block;
 
@@ -23,7 +22,6 @@ static void entry_of(ph_report *r, const ph_func *f, block *b)
 {
     const ph_table *t = r->table;
     ph_profile *p = r->p;
-    size_t w = t->nreal;
     const int64_t *incl = NULL;
 
     for (size_t i = 0; i < t->count; i++) {
@@ -33,21 +31,15 @@ static void entry_of(ph_report *r, const ph_func *f, block *b)
         }
     }
     memset(&b->entry, 0, sizeof b->entry);
-    b->own = 1;
     b->entry.name = ph_str_get(p, f->name);
     b->entry.file = f->file ? ph_str_get(p, f->file->name) : "";
     b->entry.object = f->object ? ph_str_get(p, f->object->name) : "";
     b->entry.func = f;
     b->entry.has_incl = 1;
-    b->entry.self = ph_xcalloc(w + 1, sizeof *b->entry.self);
-    b->entry.incl = ph_xcalloc(w + 1, sizeof *b->entry.incl);
-    memcpy(b->entry.self, ph_func_self(p, f, r->topts.part),
-           w * sizeof *b->entry.self);
+    b->entry.self = ph_func_self(p, f, r->topts.part);
     if (t->cycles && (b->entry.cycle = ph_cycles_of(t->cycles, f)) != 0)
         incl = ph_cycles_member_incl(t->cycles, f);
-    if (!incl)
-        incl = ph_func_incl(p, f, r->topts.part);
-    memcpy(b->entry.incl, incl, w * sizeof *b->entry.incl);
+    b->entry.incl = incl ? incl : ph_func_incl(p, f, r->topts.part);
     b->entry.calls = ph_func_calls(p, f, r->topts.part);
     b->entry.self_calls = ph_func_self_calls(p, f, r->topts.part);
 }
@@ -87,10 +79,6 @@ static void fill_block(ph_report *r, const ph_func *f, block *b)
 
 static void free_block(block *b)
 {
-    if (b->own) {
-        free(b->entry.self);
-        free(b->entry.incl);
-    }
     ph_arcs_free(b->callers);
     ph_arcs_free(b->callees);
 }
