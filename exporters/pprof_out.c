@@ -12,6 +12,7 @@
 
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
+#include "proto/pb_fields.h"
 #include "proto/pprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(pprof);
@@ -345,20 +346,63 @@ static void append_out(ProtobufCBuffer *b, size_t len, const uint8_t *data)
     ph_output_write(((outbuf *)b)->out, data, len);
 }
 
+/* One occurrence of the Profile's message field `field`: tag, length,
+ * then msg.  Repeated fields may come in pieces and in any order, so
+ * samples are written one at a time instead of held in one message. */
+static void pack_field(outbuf *ob, unsigned field, const ProtobufCMessage *msg)
+{
+    uint8_t head[16];
+    size_t n = 0;
+    uint64_t v = (uint64_t)field << 3 | 2;      /* wire type 2: bytes */
+    for (int twice = 0; twice < 2; twice++) {
+        while (v >= 0x80) {
+            head[n++] = (uint8_t)(v | 0x80);
+            v >>= 7;
+        }
+        head[n++] = (uint8_t)v;
+        v = protobuf_c_message_get_packed_size(msg);
+    }
+    ph_output_write(ob->out, head, n);
+    protobuf_c_message_pack_to_buffer(msg, &ob->base);
+}
+
+/* Write the samples of the stack view, one at a time. */
+static void write_samples(writer *w, outbuf *ob, ph_event **evs, size_t ne)
+{
+    const ph_profile *p = w->p;
+    int many_parts = ph_part_count(p) > 1;
+    size_t cap = 64;
+    uint64_t *ids = ph_xmalloc(cap * sizeof *ids);
+    int64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
+    for (size_t i = 0; i < w->st->nsamples; i++) {
+        const ph_stk_sample *ss = &w->st->samples[i];
+        Perftools__Profiles__Sample s;
+        perftools__profiles__sample__init(&s);
+        for (uint32_t up = ss->node + 1; up;) {
+            uint32_t next;
+            if (s.n_location_id == cap)
+                ids = ph_xrealloc(ids, (cap *= 2) * sizeof *ids);
+            ids[s.n_location_id++] = location_of(w, up - 1, &next);
+            up = next;
+        }
+        s.location_id = ids;
+        s.value = vals;
+        s.n_value = ne;
+        for (size_t k = 0; k < ne; k++)
+            vals[k] = ph_out_scale(ph_out_value(p, evs[k], ss->cost),
+                                   w->factor[k], &w->overflow);
+        s.label = make_labels(w, ss->src, &s.n_label, many_parts);
+        pack_field(ob, PH_PPROF_SAMPLE, &s.base);
+        if (s.n_label)
+            free(s.label[0]);
+        free(s.label);
+    }
+    free(ids);
+    free(vals);
+}
+
 static void free_writer(writer *w, PbProfile *pb)
 {
-    for (size_t i = 0; i < pb->n_sample; i++) {
-        Perftools__Profiles__Sample *s = pb->sample[i];
-        if (s->n_label)
-            free(s->label[0]);
-        free(s->label);
-    }
-    if (pb->n_sample) {
-        free(pb->sample[0]->location_id);
-        free(pb->sample[0]->value);
-        free(pb->sample[0]);
-    }
-    free(pb->sample);
     for (size_t i = 0; i < pb->n_sample_type; i++)
         free(pb->sample_type[i]);
     free(pb->sample_type);
@@ -410,45 +454,14 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     mapping_id(&w, ph_main_object(p));   /* pprof's main binary comes first */
     fill_header(&w, &pb, evs, ne);
 
-    /* Samples: one block for all location ids and values. */
-    size_t ns = w.st->nsamples, nids = 0;
-    for (size_t i = 0; i < ns; i++)
-        for (uint32_t n = w.st->samples[i].node + 1; n;
-             n = w.st->nodes[n - 1].parent)
-            nids++;
-    Perftools__Profiles__Sample *smp = ph_xcalloc(ns + 1, sizeof *smp);
-    uint64_t *ids = ph_xcalloc(nids + 1, sizeof *ids);
-    int64_t *vals = ph_xcalloc(ns * ne + 1, sizeof *vals);
-    pb.sample = ph_xcalloc(ns + 1, sizeof *pb.sample);
-    pb.n_sample = ns;
-    int many_parts = ph_part_count(p) > 1;
-    size_t used = 0;
-    for (size_t i = 0; i < ns; i++) {
-        const ph_stk_sample *ss = &w.st->samples[i];
-        Perftools__Profiles__Sample *s = &smp[i];
-        perftools__profiles__sample__init(s);
-        s->location_id = ids + used;
-        uint32_t up = ss->node + 1;
-        while (up) {
-            uint32_t next;
-            ids[used++] = location_of(&w, up - 1, &next);
-            s->n_location_id++;
-            up = next;
-        }
-        s->value = vals + i * ne;
-        s->n_value = ne;
-        for (size_t k = 0; k < ne; k++)
-            s->value[k] = ph_out_scale(ph_out_value(p, evs[k],
-                                                          ss->cost),
-                                          w.factor[k], &w.overflow);
-        s->label = make_labels(&w, ss->src, &s->n_label, many_parts);
-        pb.sample[i] = s;
-    }
-    if (ns == 0) {
-        free(smp);
-        free(ids);
-        free(vals);
-    }
+    /* The sample types, the samples, then the rest of the message. */
+    ph_output_set_gzip(out);
+    outbuf ob;
+    ob.base.append = append_out;
+    ob.out = out;
+    for (size_t i = 0; i < pb.n_sample_type; i++)
+        pack_field(&ob, PH_PPROF_SAMPLE_TYPE, &pb.sample_type[i]->base);
+    write_samples(&w, &ob, evs, ne);
     pb.n_location = w.nlocs;
     pb.location = w.locs;
     pb.n_function = w.nfuncs;
@@ -464,11 +477,10 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     if (w.overflow)
         ph_output_drop(out, "overflow", 1, "values saturated when scaled "
                        "to the unit");
-    ph_output_set_gzip(out);
-    outbuf ob;
-    ob.base.append = append_out;
-    ob.out = out;
+    size_t ntypes = pb.n_sample_type;
+    pb.n_sample_type = 0;         /* written first */
     perftools__profiles__profile__pack_to_buffer(&pb, &ob.base);
+    pb.n_sample_type = ntypes;
     free_writer(&w, &pb);
     free(evs);
     return 0;
