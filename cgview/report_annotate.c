@@ -306,55 +306,124 @@ static void print_file(ph_report *r, const ph_file *file, FILE *out)
 /* ------------------------------------------------------------------ */
 /* Data                                                                */
 
-static void emit_calls(ph_report *r, ph_emit *em, const ph_line_cost *lc)
+/* A line's row: the function (CSV), the file, the line, its self cost
+ * in every event and, for context trees, its cumulative cost (data);
+ * the calls from it are rows of a second grid. */
+typedef struct line_cols {
+    size_t function, file, line, self, cum;
+} line_cols;
+
+static ph_grid *declare_lines(const ph_report *r, line_cols *c)
 {
-    ph_emit_key(em, "calls");
-    ph_emit_list(em, 0);
-    for (size_t k = 0; k < lc->ncalls; k++) {
-        const ph_call_line *cl = &lc->calls[k];
-        ph_emit_map(em, 1);
-        ph_emit_key(em, "name");
-        ph_emit_str(em, ph_str_get(r->p, cl->callee->name));
-        ph_emit_key(em, "file");
-        ph_emit_str(em, cl->callee->file && cl->callee->file->name
-                            ? ph_str_get(r->p, cl->callee->file->name)
-                            : NULL);
-        ph_emit_key(em, "calls");
-        ph_emit_uint(em, cl->count);
-        ph_emit_key(em, "inclusive");
-        if (cl->known)
-            ph_report_emit_costs(r, em, cl->incl);
-        else
-            ph_emit_null(em);
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
+    ph_grid *g = ph_grid_new(0);
+
+    c->function = ph_grid_add_col(g, &(ph_grid_col){ .csv = "function" });
+    c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file", .csv = "file",
+                                                .csv_pos = 1 });
+    c->line = ph_grid_add_col(g, &(ph_grid_col){ .key = "line", .csv = "line",
+                                                .csv_pos = 2 });
+    c->self = ph_report_cost_cols(r, g,
+                                  &(ph_grid_col){ .group = "self", .csv = "",
+                                                  .csv_pos = 3 },
+                                  NULL);
+    c->cum = ph_report_cost_cols(r, g,
+                                 &(ph_grid_col){ .group = "cumulative",
+                                                 .flags = PH_GRID_OPTIONAL },
+                                 NULL);
+    return g;
 }
 
-static void emit_lines(ph_report *r, ph_emit *em, const char *key,
-                       const ph_lines *ls)
-{
-    ph_profile *p = r->p;
+typedef struct call_cols {
+    size_t name, file, calls, incl;
+} call_cols;
 
-    ph_emit_key(em, key);
-    ph_emit_list(em, 0);
+static ph_grid *declare_calls(const ph_report *r, call_cols *c)
+{
+    ph_grid *g = ph_grid_new(1);
+
+    c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name" });
+    c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file" });
+    c->calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls" });
+    c->incl = ph_report_cost_cols(
+        r, g, &(ph_grid_col){ .group = "inclusive" }, NULL);
+    return g;
+}
+
+/* The rows of a report's lines, and the calls from each line: those of
+ * line i are rows call0[i] to call0[i + 1] - 1 of calls. */
+typedef struct line_rows {
+    ph_grid *lines, *calls;
+    line_cols lc;
+    call_cols cc;
+    size_t *call0;
+} line_rows;
+
+static void line_rows_new(const ph_report *r, line_rows *lr)
+{
+    lr->lines = declare_lines(r, &lr->lc);
+    lr->calls = declare_calls(r, &lr->cc);
+    lr->call0 = NULL;
+}
+
+static void line_rows_free(line_rows *lr)
+{
+    ph_grid_free(lr->lines);
+    ph_grid_free(lr->calls);
+    free(lr->call0);
+}
+
+static const char *file_name(const ph_report *r, const ph_file *f)
+{
+    return f && f->name ? ph_str_get(r->p, f->name) : NULL;
+}
+
+/* The rows of ls (f: the function they are about; NULL: a file's). */
+static void fill_lines(const ph_report *r, const ph_func *f,
+                       const ph_lines *ls, line_rows *lr)
+{
+    ph_grid *g = lr->lines, *cg = lr->calls;
+
+    ph_grid_clear(g);
+    ph_grid_clear(cg);
+    lr->call0 = ph_xrealloc(lr->call0, (ls->n + 1) * sizeof *lr->call0);
     for (size_t i = 0; i < ls->n; i++) {
-        ph_emit_map(em, 0);
-        ph_emit_key(em, "file");
-        ph_emit_str(em, ls->v[i].file && ls->v[i].file->name
-                            ? ph_str_get(p, ls->v[i].file->name) : NULL);
-        ph_emit_key(em, "line");
-        ph_emit_uint(em, ls->v[i].line);
-        ph_emit_key(em, "self");
-        ph_report_emit_costs(r, em, ls->v[i].cost);
-        if (ls->v[i].cum) {
-            ph_emit_key(em, "cumulative");
-            ph_report_emit_costs(r, em, ls->v[i].cum);
+        const ph_line_cost *lc = &ls->v[i];
+        ph_grid_row(g);
+        if (f)
+            ph_grid_str(g, lr->lc.function, ph_str_get(r->p, f->name));
+        ph_grid_str(g, lr->lc.file, file_name(r, lc->file));
+        ph_grid_uint(g, lr->lc.line, lc->line);
+        ph_report_cost_cells(r, g, lr->lc.self, lc->cost);
+        if (lc->cum)
+            ph_report_cost_cells(r, g, lr->lc.cum, lc->cum);
+        lr->call0[i] = ph_grid_rows(cg);
+        for (size_t k = 0; k < lc->ncalls; k++) {
+            const ph_call_line *cl = &lc->calls[k];
+            ph_grid_row(cg);
+            ph_grid_str(cg, lr->cc.name, ph_str_get(r->p, cl->callee->name));
+            ph_grid_str(cg, lr->cc.file, file_name(r, cl->callee->file));
+            ph_grid_uint(cg, lr->cc.calls, cl->count);
+            if (cl->known)
+                ph_report_cost_cells(r, cg, lr->cc.incl, cl->incl);
         }
-        emit_calls(r, em, &ls->v[i]);
-        ph_emit_end(em);
     }
-    ph_emit_end(em);
+    lr->call0[ls->n] = ph_grid_rows(cg);
+}
+
+static void emit_calls(ph_emit *em, size_t row, void *ctx)
+{
+    const line_rows *lr = ctx;
+
+    ph_emit_key(em, "calls");
+    ph_grid_emit_rows(lr->calls, em, lr->call0[row], lr->call0[row + 1],
+                      NULL, NULL);
+}
+
+static void emit_lines(ph_emit *em, const char *key, line_rows *lr)
+{
+    ph_emit_key(em, key);
+    ph_grid_emit_rows(lr->lines, em, 0, ph_grid_rows(lr->lines), emit_calls,
+                      lr);
 }
 
 /* The files of f's lines (distinct, in line order). */
@@ -376,39 +445,25 @@ static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
 {
     const ph_file **files;
     size_t nf = files_of(own, &files);
+    line_rows lr;
+
+    line_rows_new(r, &lr);
     ph_emit_key(em, "files");
     ph_emit_list(em, 0);
     for (size_t i = 0; i < nf; i++) {
         ph_lines ls;
         ph_lines_collect(r, NULL, files[i], &ls);
+        fill_lines(r, NULL, &ls, &lr);
         ph_emit_map(em, 0);
         ph_emit_key(em, "file");
-        ph_emit_str(em, files[i] && files[i]->name
-                            ? ph_str_get(r->p, files[i]->name) : NULL);
-        emit_lines(r, em, "lines", &ls);
+        ph_emit_str(em, file_name(r, files[i]));
+        emit_lines(em, "lines", &lr);
         ph_emit_end(em);
         ph_lines_free(&ls);
     }
     ph_emit_end(em);
+    line_rows_free(&lr);
     free(files);
-}
-
-static void csv_lines(ph_report *r, const ph_func *f, const ph_lines *ls)
-{
-    for (size_t a = 0; a < ls->n; a++) {
-        ph_csv_str(stdout, ph_str_get(r->p, f->name), 1);
-        ph_csv_str(stdout, ls->v[a].file && ls->v[a].file->name
-                               ? ph_str_get(r->p, ls->v[a].file->name)
-                               : "", 0);
-        ph_csv_num(stdout, ls->v[a].line, 0);
-        for (size_t k = 0; k < ph_event_count(r->p); k++) {
-            const ph_event *ev = ph_event_at(r->p, k);
-            if (!(ev->flags & PH_EV_NONADDITIVE))
-                ph_csv_num(stdout, ph_event_eval(r->p, ev, ls->v[a].cost),
-                           0);
-        }
-        putchar('\n');
-    }
 }
 
 static const ph_entry *table_entry(const ph_report *r, const ph_func *f)
@@ -425,6 +480,7 @@ int ph_report_annotate(ph_report *r)
     const ph_file **done = NULL;
     size_t i, n, ndone = 0;
     ph_emit *em = NULL;
+    line_rows lr;
 
     if (!r->ev) {
         ph_cli_file_error(r->path, "the profile has no events");
@@ -432,12 +488,14 @@ int ph_report_annotate(ph_report *r)
     }
     if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    em = ph_report_funcs_begin(r, "function,file,line");
+    line_rows_new(r, &lr);
+    em = ph_report_funcs_begin(r, lr.lines);
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
         ph_lines ls;
         const ph_entry *e = table_entry(r, fs[i]);
         ph_lines_collect(r, fs[i], NULL, &ls);
+        fill_lines(r, fs[i], &ls, &lr);
         if (r->fmt == PH_REPORT_TEXT) {
             const ph_file **files;
             size_t nf = files_of(&ls, &files);
@@ -461,7 +519,7 @@ int ph_report_annotate(ph_report *r)
             }
             free(files);
         } else if (r->fmt == PH_REPORT_CSV) {
-            csv_lines(r, fs[i], &ls);
+            ph_grid_print_csv_rows(lr.lines, stdout);
         } else {
             ph_emit_map(em, 0);
             if (e) {
@@ -470,12 +528,13 @@ int ph_report_annotate(ph_report *r)
                 ph_emit_key(em, "name");
                 ph_emit_str(em, ph_str_get(r->p, fs[i]->name));
             }
-            emit_lines(r, em, "lines", &ls);
+            emit_lines(em, "lines", &lr);
             emit_files(r, em, &ls);
             ph_emit_end(em);
         }
         ph_lines_free(&ls);
     }
+    line_rows_free(&lr);
     free(done);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);

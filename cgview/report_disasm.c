@@ -164,54 +164,124 @@ static void print_func(ph_report *r, const ph_func *f,
     fputc('\n', out);
 }
 
-static void csv_func(ph_report *r, const ph_func *f,
-                     const ph_instr_costs *ic, const ph_disasm *d)
+/* ------------------------------------------------------------------ */
+/* Data                                                                */
+
+/* The rows of the data formats: one per instruction (CSV: the function
+ * first), and the calls and jumps made at each, in grids of their own
+ * whose rows are ic's calls and jumps, in order. */
+typedef struct instr_rows {
+    ph_grid *instrs, *calls, *jumps;
+    size_t function, address, line, text, self;          /* instrs */
+    size_t c_name, c_calls, c_incl;                      /* calls */
+    size_t j_target, j_function, j_line, j_cond, j_exec, j_taken;
+    const ph_instr_costs *ic;
+} instr_rows;
+
+static void declare_rows(const ph_report *r, instr_rows *x)
 {
+    ph_grid *g = x->instrs = ph_grid_new(0);
+
+    x->function = ph_grid_add_col(g, &(ph_grid_col){ .csv = "function" });
+    x->address = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "address", .csv = "address", .csv_pos = 1 });
+    x->line = ph_grid_add_col(g, &(ph_grid_col){ .key = "line", .csv = "line",
+                                                .csv_pos = 2 });
+    x->text = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "text", .csv = "instruction", .csv_pos = 3 });
+    x->self = ph_report_cost_cols(r, g,
+                                  &(ph_grid_col){ .group = "self", .csv = "",
+                                                  .csv_pos = 4 },
+                                  NULL);
+    g = x->calls = ph_grid_new(1);
+    x->c_name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name" });
+    x->c_calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls" });
+    x->c_incl = ph_report_cost_cols(
+        r, g, &(ph_grid_col){ .group = "inclusive" }, NULL);
+    g = x->jumps = ph_grid_new(1);
+    x->j_target = ph_grid_add_col(g, &(ph_grid_col){ .key = "target" });
+    x->j_function = ph_grid_add_col(g, &(ph_grid_col){ .key = "function" });
+    x->j_line = ph_grid_add_col(g, &(ph_grid_col){ .key = "line" });
+    x->j_cond = ph_grid_add_col(g, &(ph_grid_col){ .key = "conditional" });
+    x->j_exec = ph_grid_add_col(g, &(ph_grid_col){ .key = "executed" });
+    x->j_taken = ph_grid_add_col(g, &(ph_grid_col){ .key = "taken" });
+}
+
+static void free_rows(instr_rows *x)
+{
+    ph_grid_free(x->instrs);
+    ph_grid_free(x->calls);
+    ph_grid_free(x->jumps);
+}
+
+static const char *hex(char *buf, uint64_t v)
+{
+    snprintf(buf, 32, "0x%llx", (unsigned long long)v);
+    return buf;
+}
+
+static void fill_rows(const ph_report *r, const ph_func *f,
+                      const ph_instr_costs *ic, const ph_disasm *d,
+                      instr_rows *x)
+{
+    char addr[32];
+
+    x->ic = ic;
+    ph_grid_clear(x->instrs);
+    ph_grid_clear(x->calls);
+    ph_grid_clear(x->jumps);
     for (size_t i = 0; i < ic->n; i++) {
-        const char *text = ph_disasm_at(d, ic->rows[i].addr);
-        char addr[32];
-        snprintf(addr, sizeof addr, "0x%llx",
-                 (unsigned long long)ic->rows[i].addr);
-        ph_csv_str(stdout, ph_str_get(r->p, f->name), 1);
-        ph_csv_str(stdout, addr, 0);
-        ph_csv_num(stdout, ic->rows[i].line, 0);
-        ph_csv_str(stdout, text ? text : "", 0);
-        for (size_t k = 0; k < ph_event_count(r->p); k++) {
-            const ph_event *ev = ph_event_at(r->p, k);
-            if (shown(ev))
-                ph_csv_num(stdout, ph_event_eval(r->p, ev, ic->rows[i].cost),
-                           0);
-        }
-        putchar('\n');
+        const ph_instr_row *row = &ic->rows[i];
+        ph_grid_row(x->instrs);
+        ph_grid_str(x->instrs, x->function, ph_str_get(r->p, f->name));
+        ph_grid_str(x->instrs, x->address, hex(addr, row->addr));
+        ph_grid_uint(x->instrs, x->line, row->line);
+        ph_grid_str(x->instrs, x->text, ph_disasm_at(d, row->addr));
+        ph_report_cost_cells(r, x->instrs, x->self, row->cost);
+    }
+    for (size_t c = 0; c < ic->ncalls; c++) {
+        const ph_instr_call *cl = &ic->calls[c];
+        ph_grid_row(x->calls);
+        ph_grid_str(x->calls, x->c_name, ph_str_get(r->p, cl->callee->name));
+        ph_grid_uint(x->calls, x->c_calls, cl->count);
+        if (cl->incl)
+            ph_report_cost_cells(r, x->calls, x->c_incl, cl->incl);
+    }
+    for (size_t k = 0; k < ic->njumps; k++) {
+        const ph_instr_jump *j = &ic->jumps[k];
+        ph_grid_row(x->jumps);
+        ph_grid_str(x->jumps, x->j_target,
+                    j->target ? hex(addr, j->target) : NULL);
+        ph_grid_str(x->jumps, x->j_function,
+                    j->to ? ph_str_get(r->p, j->to->name) : NULL);
+        ph_grid_uint(x->jumps, x->j_line, j->target_line);
+        ph_grid_bool(x->jumps, x->j_cond, j->conditional);
+        ph_grid_uint(x->jumps, x->j_exec, j->executed);
+        ph_grid_uint(x->jumps, x->j_taken, j->followed);
     }
 }
 
-static void emit_jump(ph_report *r, ph_emit *em, const ph_instr_jump *j)
+/* An instruction's calls, and its jumps when it has some (only with
+ * jump data: the shape grows). */
+static void emit_calls_jumps(ph_emit *em, size_t i, void *ctx)
 {
-    char addr[32];
+    const instr_rows *x = ctx;
+    const ph_instr_row *row = &x->ic->rows[i];
 
-    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)j->target);
-    ph_emit_map(em, 1);
-    ph_emit_key(em, "target");
-    ph_emit_str(em, j->target ? addr : NULL);
-    ph_emit_key(em, "function");
-    ph_emit_str(em, j->to ? ph_str_get(r->p, j->to->name) : NULL);
-    ph_emit_key(em, "line");
-    ph_emit_uint(em, j->target_line);
-    ph_emit_key(em, "conditional");
-    ph_emit_bool(em, j->conditional);
-    ph_emit_key(em, "executed");
-    ph_emit_uint(em, j->executed);
-    ph_emit_key(em, "taken");
-    ph_emit_uint(em, j->followed);
-    ph_emit_end(em);
+    ph_emit_key(em, "calls");
+    ph_grid_emit_rows(x->calls, em, row->call0, row->call0 + row->ncalls,
+                      NULL, NULL);
+    if (row->njumps) {
+        ph_emit_key(em, "jumps");
+        ph_grid_emit_rows(x->jumps, em, row->jump0,
+                          row->jump0 + row->njumps, NULL, NULL);
+    }
 }
 
 static void emit_func(ph_report *r, ph_emit *em, const ph_func *f,
-                      const ph_instr_costs *ic, const ph_disasm *d)
+                      const ph_instr_costs *ic, const ph_disasm *d,
+                      instr_rows *x)
 {
-    char addr[32];
-
     ph_emit_map(em, 0);
     ph_emit_key(em, "name");
     ph_emit_str(em, ph_str_get(r->p, f->name));
@@ -224,46 +294,8 @@ static void emit_func(ph_report *r, ph_emit *em, const ph_func *f,
     ph_emit_key(em, "note");
     ph_emit_str(em, d->why[0] ? d->why : NULL);
     ph_emit_key(em, "instructions");
-    ph_emit_list(em, 0);
-    for (size_t i = 0; i < ic->n; i++) {
-        const ph_instr_row *row = &ic->rows[i];
-        ph_emit_map(em, 0);
-        snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)row->addr);
-        ph_emit_key(em, "address");
-        ph_emit_str(em, addr);
-        ph_emit_key(em, "line");
-        ph_emit_uint(em, row->line);
-        ph_emit_key(em, "text");
-        ph_emit_str(em, ph_disasm_at(d, row->addr));
-        ph_emit_key(em, "self");
-        ph_report_emit_costs(r, em, row->cost);
-        ph_emit_key(em, "calls");
-        ph_emit_list(em, 0);
-        for (size_t c = row->call0; c < row->call0 + row->ncalls; c++) {
-            const ph_instr_call *cl = &ic->calls[c];
-            ph_emit_map(em, 1);
-            ph_emit_key(em, "name");
-            ph_emit_str(em, ph_str_get(r->p, cl->callee->name));
-            ph_emit_key(em, "calls");
-            ph_emit_uint(em, cl->count);
-            ph_emit_key(em, "inclusive");
-            if (cl->incl)
-                ph_report_emit_costs(r, em, cl->incl);
-            else
-                ph_emit_null(em);
-            ph_emit_end(em);
-        }
-        ph_emit_end(em);
-        if (row->njumps) {   /* only with jump data: the shape grows */
-            ph_emit_key(em, "jumps");
-            ph_emit_list(em, 0);
-            for (size_t j = row->jump0; j < row->jump0 + row->njumps; j++)
-                emit_jump(r, em, &ic->jumps[j]);
-            ph_emit_end(em);
-        }
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
+    ph_grid_emit_rows(x->instrs, em, 0, ph_grid_rows(x->instrs),
+                      emit_calls_jumps, x);
     ph_emit_end(em);
 }
 
@@ -272,10 +304,12 @@ int ph_report_disasm(ph_report *r)
     const ph_func **fs = NULL;
     ph_emit *em = NULL;
     size_t i, n;
+    instr_rows x;
 
     if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    em = ph_report_funcs_begin(r, "function,address,line,instruction");
+    declare_rows(r, &x);
+    em = ph_report_funcs_begin(r, x.instrs);
     for (i = 0; i < n; i++) {
         ph_instr_costs ic;
         ph_disasm d;
@@ -284,15 +318,19 @@ int ph_report_disasm(ph_report *r)
         if (d.why[0] && ic.n && r->fmt != PH_REPORT_TEXT)
             ph_cli_warning("%s: no disassembly: %s",
                            ph_str_get(r->p, fs[i]->name), d.why);
-        if (r->fmt == PH_REPORT_TEXT)
+        if (r->fmt == PH_REPORT_TEXT) {
             print_func(r, fs[i], &ic, &d, stdout);
-        else if (r->fmt == PH_REPORT_CSV)
-            csv_func(r, fs[i], &ic, &d);
-        else
-            emit_func(r, em, fs[i], &ic, &d);
+        } else {
+            fill_rows(r, fs[i], &ic, &d, &x);
+            if (r->fmt == PH_REPORT_CSV)
+                ph_grid_print_csv_rows(x.instrs, stdout);
+            else
+                emit_func(r, em, fs[i], &ic, &d, &x);
+        }
         ph_disasm_free(&d);
         ph_instr_costs_free(&ic);
     }
+    free_rows(&x);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);
 }
