@@ -14,7 +14,9 @@
 
 typedef enum kind { UNSET = 0, NUL, STR, INT, UINT, NUM, NUMTEXT, BOOL } kind;
 
-enum { DATA_ONLY = 1, TEXT_ONLY = 2 };
+/* Rows in one kind of output only; a LINE is the text table's only,
+ * printed as its text alone (cell 0's). */
+enum { DATA_ONLY = 1, TEXT_ONLY = 2, LINE = 3 };
 
 typedef struct cell {
     kind kind;
@@ -181,6 +183,21 @@ void ph_grid_text_only(ph_grid *g)
     g->only[g->nrows - 1] = TEXT_ONLY;
 }
 
+void ph_grid_line(ph_grid *g, const char *text)
+{
+    cell *c;
+
+    ph_grid_row(g);
+    g->only[g->nrows - 1] = LINE;
+    c = at(g, g->nrows - 1, 0);
+    c->text = dup(text);
+}
+
+static int in_data(const ph_grid *g, size_t row)
+{
+    return g->only[row] != TEXT_ONLY && g->only[row] != LINE;
+}
+
 void ph_grid_text(ph_grid *g, size_t col, const char *text)
 {
     cell *c = at(g, g->nrows - 1, col);
@@ -251,7 +268,7 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
         w[k] = c->width > 0 ? (size_t)c->width : 0;
         if (!(c->flags & (PH_GRID_FIXED | PH_GRID_FILL)))
             for (size_t i = 0; i < g->nrows; i++) {
-                size_t n = g->only[i] == DATA_ONLY
+                size_t n = g->only[i] == DATA_ONLY || g->only[i] == LINE
                                ? 0 : strlen(cell_text(at(g, i, k), buf));
                 w[k] = n > w[k] ? n : w[k];
             }
@@ -274,6 +291,10 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
         if (i && g->only[i - 1] == DATA_ONLY)
             continue;
         fputs(indent, out);
+        if (i && g->only[i - 1] == LINE) {
+            fprintf(out, "%s\n", at(g, i - 1, 0)->text);
+            continue;
+        }
         first = 1;
         over = 0;
         for (size_t k = 0; k < g->ncols; k++) {
@@ -354,7 +375,7 @@ void ph_grid_print_csv_rows(const ph_grid *g, FILE *out)
     char buf[40];
 
     for (size_t i = 0; i < g->nrows; i++) {
-        if (g->only[i] == TEXT_ONLY)
+        if (!in_data(g, i))
             continue;
         for (size_t j = 0; j < n; j++)
             ph_csv_str(out, value_text(at(g, i, order[j]), buf), j == 0);
@@ -480,7 +501,7 @@ void ph_grid_emit_rows(const ph_grid *g, ph_emit *em, size_t from,
     else
         ph_emit_list(em, g->flow > 1);
     for (size_t i = from; i < to && i < g->nrows; i++) {
-        if (g->only[i] == TEXT_ONLY)
+        if (!in_data(g, i))
             continue;
         if (kc < g->ncols)
             ph_emit_key(em, value_text(at(g, i, kc), buf));

@@ -95,6 +95,9 @@ void ph_grid_note(ph_grid *g, size_t col, const char *note);
  * or in the text table only ("(no callers)"). */
 void ph_grid_data_only(ph_grid *g);
 void ph_grid_text_only(ph_grid *g);
+/* A row that is a line of its own in the text table (a rule, a note),
+ * printed as text; not in the other formats.  The grid needs a column. */
+void ph_grid_line(ph_grid *g, const char *text);
 
 /* The heading line and the rows, aligned.  The heading ends at the
  * last column with a non-empty heading. */
