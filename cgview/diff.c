@@ -260,12 +260,47 @@ static const char *event_name(const ph_diff *d, size_t e)
     return ph_str_get(d->base, d->bev[e]->name);
 }
 
+/* The totals: a row per event, keyed by its name in the data formats
+ * ("Ir": {base: 1, new: 2, delta: 1}); text adds delta%. */
+static ph_grid *totals_grid(const ph_diff *d)
+{
+    static const char *const what[] = {"base", "new", "delta"};
+    ph_grid *g = ph_grid_new(1);
+    size_t name, v[3], pc;
+    char buf[48], fit[PH_REPORT_MAXW + 1];
+
+    name = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "event", .head = "event", .width = 12,
+        .flags = PH_GRID_KEY | PH_GRID_LEFT | PH_GRID_FIXED });
+    for (int k = 0; k < 3; k++)
+        v[k] = ph_grid_add_col(g, &(ph_grid_col){
+            .key = what[k], .head = what[k], .sep = " ", .width = 15,
+            .flags = PH_GRID_FIXED });
+    pc = ph_grid_add_col(g, &(ph_grid_col){ .head = "delta%", .sep = " ",
+                                            .width = 9,
+                                            .flags = PH_GRID_FIXED });
+    for (size_t e = 0; e < d->nevents; e++) {
+        double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
+        ph_grid_row(g);
+        ph_grid_str(g, name, event_name(d, e));
+        ph_grid_text(g, name, ph_report_fit(fit, sizeof fit,
+                                            event_name(d, e), 12));
+        ph_grid_num(g, v[0], bt);
+        ph_grid_text(g, v[0], ph_cli_number(buf, bt, 1));
+        ph_grid_num(g, v[1], nt);
+        ph_grid_text(g, v[1], ph_cli_number(buf, nt, 1));
+        ph_grid_num(g, v[2], nt - bt);
+        ph_grid_text(g, v[2], signed_num(buf, nt - bt));
+        ph_grid_text(g, pc, percent(buf, nt - bt, bt));
+    }
+    return g;
+}
+
 static void print_text(const ph_diff *d, size_t ev, size_t shown,
-                       const opts *o, const ph_grid *g)
+                       const opts *o, const ph_grid *t, const ph_grid *g)
 {
     static const char *const bys[] = {"function", "file", "object", "line",
                                       "call path"};
-    char a[48], b[48], c[48], p[16], name[PH_REPORT_MAXW + 1];
 
     printf("base: %s (%s)\n", o->base, ph_profile_format(d->base)
                                            ? ph_profile_format(d->base) : "?");
@@ -280,15 +315,8 @@ static void print_text(const ph_diff *d, size_t ev, size_t shown,
                d->new_program ? d->new_program : "?");
     if (o->d.normalize)
         printf(", NEW normalised to BASE's total");
-    printf("\n\n%-12s %15s %15s %15s %9s\n", "event", "base", "new", "delta",
-           "delta%");
-    for (size_t e = 0; e < d->nevents; e++) {
-        double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
-        printf("%-12s %15s %15s %15s %9s\n",
-               ph_report_fit(name, sizeof name, event_name(d, e), 12),
-               ph_cli_number(a, bt, 1), ph_cli_number(b, nt, 1),
-               signed_num(c, nt - bt), percent(p, nt - bt, bt));
-    }
+    printf("\n\n");
+    ph_grid_print_text(t, stdout);
     printf("\n%zu of %zu rows by |delta| of %s (- base only, + new only):\n",
            shown, d->count, event_name(d, ev));
     ph_grid_print_text(g, stdout);
@@ -381,7 +409,8 @@ static void add_row(const ph_diff *d, ph_grid *g, const diff_cols *c,
     ph_grid_text(g, c->label, r->name);
 }
 
-static int print_data(const ph_diff *d, const opts *o, const ph_grid *g)
+static int print_data(const ph_diff *d, const opts *o, const ph_grid *t,
+                      const ph_grid *g)
 {
     ph_emit *em = ph_emit_new(stdout, o->fmt);
     ph_emit_map(em, 0);
@@ -416,20 +445,7 @@ static int print_data(const ph_diff *d, const opts *o, const ph_grid *g)
     }
     ph_emit_end(em);
     ph_emit_key(em, "totals");
-    ph_emit_map(em, 0);
-    for (size_t e = 0; e < d->nevents; e++) {
-        double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
-        ph_emit_key(em, event_name(d, e));
-        ph_emit_map(em, 1);
-        ph_emit_key(em, "base");
-        ph_emit_num(em, bt);
-        ph_emit_key(em, "new");
-        ph_emit_num(em, nt);
-        ph_emit_key(em, "delta");
-        ph_emit_num(em, nt - bt);
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
+    ph_grid_emit(t, em);
     ph_emit_key(em, "rows");
     ph_grid_emit(g, em);
     ph_emit_end(em);
@@ -559,19 +575,20 @@ int ph_cmd_diff(int argc, char **argv)
     } else {
         ph_diff_sort(d, ev);
         size_t shown = rows_shown(d, ev, &o);
-        ph_grid *g = ph_grid_new(0);
+        ph_grid *g = ph_grid_new(0), *t = totals_grid(d);
         diff_cols cols;
         declare(d, g, &cols);
         for (size_t i = 0; i < shown; i++)
             add_row(d, g, &cols, &d->rows[i], ev);
         rc = PH_EXIT_OK;
         if (o.fmt == PH_REPORT_TEXT)
-            print_text(d, ev, shown, &o, g);
+            print_text(d, ev, shown, &o, t, g);
         else if (o.fmt == PH_REPORT_CSV)
             ph_grid_print_csv(g, stdout);
         else
-            rc = print_data(d, &o, g);
+            rc = print_data(d, &o, t, g);
         ph_grid_free(g);
+        ph_grid_free(t);
         int gate = rc == PH_EXIT_OK ? check_rules(d, &o) : 0;
         if (gate < 0)
             rc = PH_EXIT_USAGE;

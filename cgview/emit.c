@@ -386,12 +386,3 @@ void ph_csv_str(FILE *out, const char *s, int first)
         fputc(',', out);
     ph_cli_csv_field(out, s ? s : "");
 }
-
-void ph_csv_num(FILE *out, double v, int first)
-{
-    char buf[40];
-    if (!first)
-        fputc(',', out);
-    if (isfinite(v))
-        fputs(ph_emit_format_num(buf, v), out);
-}

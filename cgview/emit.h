@@ -50,6 +50,5 @@ const char *ph_emit_format_num(char *buf, double v);
 
 /* CSV: one field, preceded by a comma unless first. */
 void ph_csv_str(FILE *out, const char *s, int first);
-void ph_csv_num(FILE *out, double v, int first);
 
 #endif /* PH_EMIT_H */

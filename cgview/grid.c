@@ -14,6 +14,10 @@
 
 typedef enum kind { UNSET = 0, NUL, STR, INT, UINT, NUM, NUMTEXT, BOOL } kind;
 
+/* Rows in one kind of output only; a LINE is the text table's only,
+ * printed as its text alone (cell 0's). */
+enum { DATA_ONLY = 1, TEXT_ONLY = 2, LINE = 3 };
+
 typedef struct cell {
     kind kind;
     union {
@@ -30,7 +34,7 @@ struct ph_grid {
     ph_grid_col *cols;
     size_t ncols, capcols;
     cell *cells;   /* nrows * ncols */
-    unsigned char *untext;   /* per row: 1 when not in the text table */
+    unsigned char *only;     /* per row: DATA_ONLY, TEXT_ONLY or 0 */
     size_t nrows, cap;
     int flow;
 };
@@ -42,15 +46,21 @@ ph_grid *ph_grid_new(int flow)
     return g;
 }
 
-void ph_grid_free(ph_grid *g)
+void ph_grid_clear(ph_grid *g)
 {
-    if (!g)
-        return;
     for (size_t i = 0; i < g->nrows * g->ncols; i++) {
         free(g->cells[i].s);
         free(g->cells[i].text);
         free(g->cells[i].note);
     }
+    g->nrows = 0;
+}
+
+void ph_grid_free(ph_grid *g)
+{
+    if (!g)
+        return;
+    ph_grid_clear(g);
     for (size_t k = 0; k < g->ncols; k++) {
         ph_grid_col *c = &g->cols[k];
         free((char *)c->key);
@@ -60,7 +70,7 @@ void ph_grid_free(ph_grid *g)
         free((char *)c->sep);
     }
     free(g->cells);
-    free(g->untext);
+    free(g->only);
     free(g->cols);
     free(g);
 }
@@ -105,10 +115,10 @@ void ph_grid_row(ph_grid *g)
         g->cap = g->cap ? 2 * g->cap : 64;
         g->cells = ph_xrealloc(g->cells,
                                (g->cap * g->ncols + 1) * sizeof *g->cells);
-        g->untext = ph_xrealloc(g->untext, g->cap);
+        g->only = ph_xrealloc(g->only, g->cap);
     }
     memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof *g->cells);
-    g->untext[g->nrows] = 0;
+    g->only[g->nrows] = 0;
     g->nrows++;
 }
 
@@ -165,7 +175,27 @@ void ph_grid_null(ph_grid *g, size_t col)
 
 void ph_grid_data_only(ph_grid *g)
 {
-    g->untext[g->nrows - 1] = 1;
+    g->only[g->nrows - 1] = DATA_ONLY;
+}
+
+void ph_grid_text_only(ph_grid *g)
+{
+    g->only[g->nrows - 1] = TEXT_ONLY;
+}
+
+void ph_grid_line(ph_grid *g, const char *text)
+{
+    cell *c;
+
+    ph_grid_row(g);
+    g->only[g->nrows - 1] = LINE;
+    c = at(g, g->nrows - 1, 0);
+    c->text = dup(text);
+}
+
+static int in_data(const ph_grid *g, size_t row)
+{
+    return g->only[row] != TEXT_ONLY && g->only[row] != LINE;
 }
 
 void ph_grid_text(ph_grid *g, size_t col, const char *text)
@@ -227,7 +257,7 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
                         const char *indent)
 {
     size_t *w = ph_xcalloc(g->ncols + 1, sizeof *w);
-    size_t used = 0, room = 0, last = 0;
+    size_t used = 0, room = 0, last = 0, head_last = 0, over;
     int first = 1;
     char buf[40];
 
@@ -238,8 +268,8 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
         w[k] = c->width > 0 ? (size_t)c->width : 0;
         if (!(c->flags & (PH_GRID_FIXED | PH_GRID_FILL)))
             for (size_t i = 0; i < g->nrows; i++) {
-                size_t n = g->untext[i] ? 0
-                                        : strlen(cell_text(at(g, i, k), buf));
+                size_t n = g->only[i] == DATA_ONLY || g->only[i] == LINE
+                               ? 0 : strlen(cell_text(at(g, i, k), buf));
                 w[k] = n > w[k] ? n : w[k];
             }
         used += strlen(first ? "" : c->sep ? c->sep : "  ");
@@ -251,20 +281,30 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
         }
         first = 0;
     }
-    for (size_t k = 0; k < g->ncols; k++)
+    for (size_t k = 0; k < g->ncols; k++) {
         if (g->cols[k].head)
             last = k;
+        if (g->cols[k].head && g->cols[k].head[0])
+            head_last = k;
+    }
     for (size_t i = !heading; i <= g->nrows; i++) {   /* heading, rows */
-        if (i && g->untext[i - 1])
+        if (i && g->only[i - 1] == DATA_ONLY)
             continue;
         fputs(indent, out);
+        if (i && g->only[i - 1] == LINE) {
+            fprintf(out, "%s\n", at(g, i - 1, 0)->text);
+            continue;
+        }
         first = 1;
+        over = 0;
         for (size_t k = 0; k < g->ncols; k++) {
             const ph_grid_col *c = &g->cols[k];
             const cell *x = i ? at(g, i - 1, k) : NULL;
             const char *s = x ? cell_text(x, buf) : c->head;
             if (!c->head)
                 continue;
+            if (!x && k > head_last)   /* the heading ends at its last */
+                break;
             fputs(first ? "" : c->sep ? c->sep : "  ", out);
             first = 0;
             if ((c->flags & PH_GRID_LEFT) && k == last)
@@ -273,10 +313,12 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
                 fprintf(out, "%-*s", (int)w[k], s);
             else if (!(c->flags & PH_GRID_FILL))
                 fprintf(out, "%*s", (int)w[k], s);
-            else if (x)
-                print_fill(x, room, out);
+            else if (x)   /* what overflowed comes off the fill's room */
+                print_fill(x, room > over + 1 ? room - over : 1, out);
             else
                 fputs(c->head, out);
+            if ((c->flags & PH_GRID_FIXED) && strlen(s) > w[k])
+                over += strlen(s) - w[k];
         }
         fputc('\n', out);
     }
@@ -296,14 +338,15 @@ void ph_grid_print_rows(const ph_grid *g, FILE *out, const char *indent)
 /* ------------------------------------------------------------------ */
 /* CSV                                                                 */
 
-void ph_grid_print_csv(const ph_grid *g, FILE *out)
+/* The CSV columns in their order (*n of them; malloc'd). */
+static size_t *csv_order(const ph_grid *g, size_t *n)
 {
-    size_t *order = ph_xmalloc((g->ncols + 1) * sizeof *order), n = 0;
-    char buf[40];
+    size_t *order = ph_xmalloc((g->ncols + 1) * sizeof *order);
 
     /* Insertion by csv_pos keeps equal ones in declaration order. */
+    *n = 0;
     for (size_t k = 0; k < g->ncols; k++) {
-        size_t j = n;
+        size_t j = *n;
         if (!g->cols[k].csv)
             continue;
         while (j > 0 && g->cols[order[j - 1]].csv_pos > g->cols[k].csv_pos) {
@@ -311,17 +354,40 @@ void ph_grid_print_csv(const ph_grid *g, FILE *out)
             j--;
         }
         order[j] = k;
-        n++;
+        (*n)++;
     }
+    return order;
+}
+
+void ph_grid_print_csv_head(const ph_grid *g, FILE *out)
+{
+    size_t n, *order = csv_order(g, &n);
+
     for (size_t j = 0; j < n; j++)
         ph_csv_str(out, g->cols[order[j]].csv, j == 0);
     fputc('\n', out);
+    free(order);
+}
+
+void ph_grid_print_csv_rows(const ph_grid *g, FILE *out)
+{
+    size_t n, *order = csv_order(g, &n);
+    char buf[40];
+
     for (size_t i = 0; i < g->nrows; i++) {
+        if (!in_data(g, i))
+            continue;
         for (size_t j = 0; j < n; j++)
             ph_csv_str(out, value_text(at(g, i, order[j]), buf), j == 0);
         fputc('\n', out);
     }
     free(order);
+}
+
+void ph_grid_print_csv(const ph_grid *g, FILE *out)
+{
+    ph_grid_print_csv_head(g, out);
+    ph_grid_print_csv_rows(g, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -375,7 +441,7 @@ void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
         const ph_grid_col *c = &g->cols[k];
         size_t end = k + 1, j;
         int set = 0;
-        if (!c->key && !c->group) {
+        if ((!c->key && !c->group) || (c->flags & PH_GRID_KEY)) {
             k++;
             continue;
         }
@@ -393,6 +459,10 @@ void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
             end++;
         for (j = k; j < end; j++)
             set |= at(g, i, j)->kind != UNSET;
+        if (!set && (c->flags & PH_GRID_OPTIONAL)) {
+            k = end;
+            continue;
+        }
         ph_emit_key(em, c->group);
         if (set) {
             ph_emit_map(em, 1);
@@ -410,13 +480,41 @@ void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i)
     }
 }
 
-void ph_grid_emit(const ph_grid *g, ph_emit *em)
+/* The column whose cell keys each row (PH_GRID_KEY), or ncols. */
+static size_t key_col(const ph_grid *g)
 {
-    ph_emit_list(em, g->flow > 1);
-    for (size_t i = 0; i < g->nrows; i++) {
+    size_t k = 0;
+
+    while (k < g->ncols && !(g->cols[k].flags & PH_GRID_KEY))
+        k++;
+    return k;
+}
+
+void ph_grid_emit_rows(const ph_grid *g, ph_emit *em, size_t from,
+                       size_t to, ph_grid_more more, void *ctx)
+{
+    size_t kc = key_col(g);
+    char buf[40];
+
+    if (kc < g->ncols)
+        ph_emit_map(em, g->flow > 1);
+    else
+        ph_emit_list(em, g->flow > 1);
+    for (size_t i = from; i < to && i < g->nrows; i++) {
+        if (!in_data(g, i))
+            continue;
+        if (kc < g->ncols)
+            ph_emit_key(em, value_text(at(g, i, kc), buf));
         ph_emit_map(em, g->flow > 0);
         ph_grid_emit_row(g, em, i);
+        if (more)
+            more(em, i, ctx);
         ph_emit_end(em);
     }
     ph_emit_end(em);
+}
+
+void ph_grid_emit(const ph_grid *g, ph_emit *em)
+{
+    ph_grid_emit_rows(g, em, 0, g->nrows, NULL, NULL);
 }

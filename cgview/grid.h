@@ -20,8 +20,9 @@
 typedef struct ph_grid ph_grid;
 
 enum {
-    /* Text: the width is printf's "%*s" (longer cells overflow), not
-     * measured from the cells. */
+    /* Text: the width is printf's "%*s" (longer cells overflow, and
+     * what overflows comes off the room of the row's PH_GRID_FILL cell),
+     * not measured from the cells. */
     PH_GRID_FIXED = 1u << 0,
     /* Text: the last column, left-aligned, fitted (ph_report_fit) into
      * max(width of the line - columns before it + slack, width); a cell's
@@ -32,8 +33,14 @@ enum {
     PH_GRID_WORDS = 1u << 2,
     /* Text: left-aligned; the last column is not padded. */
     PH_GRID_LEFT = 1u << 3,
-    /* Data: a row whose cell is unset leaves the key out (no null). */
+    /* Data: a row whose cell is unset leaves the key out (no null); on
+     * a group's first column, a row whose group is all unset leaves the
+     * group out. */
     PH_GRID_OPTIONAL = 1u << 4,
+    /* Data: the rows are a map keyed by this column's cell ("Ir": {base:
+     * 1, new: 2}), each row a map of its other keys, instead of a list
+     * of row maps. */
+    PH_GRID_KEY = 1u << 5,
 };
 
 typedef struct ph_grid_col {
@@ -62,6 +69,8 @@ typedef struct ph_grid_col {
  * the list of them too when flow is 2. */
 ph_grid *ph_grid_new(int flow);
 void ph_grid_free(ph_grid *g);
+/* Drop the rows, keep the columns (a report that prints in blocks). */
+void ph_grid_clear(ph_grid *g);
 /* Declare a column (before the first row); returns its index. */
 size_t ph_grid_add_col(ph_grid *g, const ph_grid_col *c);
 size_t ph_grid_rows(const ph_grid *g);
@@ -82,17 +91,31 @@ void ph_grid_null(ph_grid *g, size_t col);
 /* The cell's text in the text table; note: a PH_GRID_FILL cell's note. */
 void ph_grid_text(ph_grid *g, size_t col, const char *text);
 void ph_grid_note(ph_grid *g, size_t col, const char *note);
-/* The current row is in CSV, JSON and YAML but not in the text table. */
+/* The current row is in CSV, JSON and YAML but not in the text table;
+ * or in the text table only ("(no callers)"). */
 void ph_grid_data_only(ph_grid *g);
+void ph_grid_text_only(ph_grid *g);
+/* A row that is a line of its own in the text table (a rule, a note),
+ * printed as text; not in the other formats.  The grid needs a column. */
+void ph_grid_line(ph_grid *g, const char *text);
 
-/* The heading line and the rows, aligned. */
+/* The heading line and the rows, aligned.  The heading ends at the
+ * last column with a non-empty heading. */
 void ph_grid_print_text(const ph_grid *g, FILE *out);
 /* The rows without the heading, each line after indent. */
 void ph_grid_print_rows(const ph_grid *g, FILE *out, const char *indent);
-/* The header line and the rows. */
+/* The header line and the rows; or only the header, or only the rows
+ * (a report that prints its rows in blocks). */
 void ph_grid_print_csv(const ph_grid *g, FILE *out);
-/* A list of the row maps into em. */
+void ph_grid_print_csv_head(const ph_grid *g, FILE *out);
+void ph_grid_print_csv_rows(const ph_grid *g, FILE *out);
+/* A list of the row maps into em (a map of them with PH_GRID_KEY). */
 void ph_grid_emit(const ph_grid *g, ph_emit *em);
+/* The same for the rows from..to-1; more, when not NULL, adds keys of
+ * its own to row i's map after the grid's (a nested list). */
+typedef void (*ph_grid_more)(ph_emit *em, size_t row, void *ctx);
+void ph_grid_emit_rows(const ph_grid *g, ph_emit *em, size_t from,
+                       size_t to, ph_grid_more more, void *ctx);
 /* The keys of row i into a map the caller opened (and closes). */
 void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i);
 

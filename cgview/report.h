@@ -112,21 +112,30 @@ typedef struct ph_entry_cols {
 void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c);
 void ph_report_entry_row(const ph_report *r, ph_grid *g,
                          const ph_entry_cols *c, const ph_entry *en);
+/* The columns of a group of costs, one per shown event, keyed by the
+ * event's name (CSV: "PREFIX_EV", or "EV" without a prefix; none when
+ * group->csv is NULL); group gives the group's name, flags and CSV
+ * place.  Returns the group's first column, which
+ * ph_report_cost_cells fills from the real values v. */
+size_t ph_report_cost_cols(const ph_report *r, ph_grid *g,
+                           const ph_grid_col *group, const char *csv_prefix);
+void ph_report_cost_cells(const ph_report *r, ph_grid *g, size_t col,
+                          const int64_t *v);
 /* A flow map of every shown event's value for the real values v. */
 void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */
 void ph_report_print_head(ph_report *r, FILE *out);
-/* The start of a report with one block per function: the text head, the
- * CSV header (CSV_COLUMNS, then every additive event), or an emitter
- * holding the head and an open "functions" list, returned (NULL for text
- * and CSV). */
-/* A source file by its name in the profile: under --source-dir (as
- * named, then by its base name), else as named; NULL when not found. */
 /* The functions --annotate/--disasm FN names (*fs, malloc'd); 0, with
  * the message printed and *fs NULL, when none matches. */
 size_t ph_report_matching(const ph_report *r, const ph_func ***fs);
+/* A source file by its name in the profile: under --source-dir (as
+ * named, then by its base name), else as named; NULL when not found. */
 FILE *ph_report_open_source(const ph_report *r, const char *name);
-ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns);
+/* The start of a report with one block per function: the text head, the
+ * CSV header of rows (the grid each block's CSV rows come from), or an
+ * emitter holding the head and an open "functions" list, returned (NULL
+ * for text and CSV). */
+ph_emit *ph_report_funcs_begin(ph_report *r, const ph_grid *rows);
 /* Close what ph_report_funcs_begin opened: rc, or PH_EXIT_BAD when the
  * emitter failed. */
 int ph_report_funcs_end(ph_emit *em, int rc);

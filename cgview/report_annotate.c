@@ -66,7 +66,7 @@ static void free_source(source *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* Text                                                                */
+/* Text cells                                                          */
 
 /* The events shown: every additive one, or only r->ev when they do not
  * fit the width (a terminal; nothing is cut in a pipe). */
@@ -101,23 +101,6 @@ static void cell(const ph_report *r, const columns *c, size_t i,
         snprintf(buf, size, "%*s (%5.1f%%)", (int)c->w[i], num, pc);
     else
         snprintf(buf, size, "%*s", (int)c->w[i], num);
-}
-
-static size_t print_cells(const ph_report *r, const columns *c,
-                          const ph_line_cost *lc, const int64_t *v,
-                          FILE *out)
-{
-    char buf[80];
-    size_t used = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        cell(r, c, i, v, buf, sizeof buf);
-        used += (size_t)fprintf(out, "%s%s", i ? " " : "", buf);
-        if (c->cum) {
-            cell(r, c, i, lc ? lc->cum : NULL, buf, sizeof buf);
-            used += (size_t)fprintf(out, " %s", buf);
-        }
-    }
-    return used;
 }
 
 /* The events shown: the real ones (and the chosen one when derived), or
@@ -170,43 +153,313 @@ static void measure(const ph_report *r, const ph_lines *ls, columns *c)
     }
 }
 
-static void print_calls(const ph_report *r, const columns *c,
-                        const ph_line_cost *lc, FILE *out)
+/* ------------------------------------------------------------------ */
+/* The rows, once for every format                                     */
+
+/* A line's row: the function (CSV), the file, the line, its self cost
+ * in every event and, for context trees, its cumulative cost (data);
+ * in the text table, the events that fit with their percentages (and
+ * cum) and the source text.  The calls from a line are rows of a second
+ * grid (data) and lines of the text table after the line's. */
+typedef struct line_cols {
+    size_t function, file, line, self, cum;
+} line_cols;
+
+typedef struct call_cols {
+    size_t name, file, calls, incl;
+} call_cols;
+
+typedef struct line_rows {
+    ph_grid *lines, *calls;
+    line_cols lc;
+    call_cols cc;
+    int text;                /* the text table is built */
+    columns tc;              /* its events */
+    size_t t_cost0, t_src;   /* its first cost column, the source's */
+    size_t *call0;           /* entry i's calls: call0[i] .. call0[i+1] */
+    size_t *entry, nentry;   /* lines' row -> entry (~0: text only) */
+} line_rows;
+
+static void declare_text(const ph_report *r, const ph_lines *ls,
+                         line_rows *lr)
 {
-    char cnt[32], fit[PH_REPORT_MAXW + 1], name[2048];
-    for (size_t k = 0; k < lc->ncalls; k++) {
-        const ph_call_line *cl = &lc->calls[k];
-        const ph_func *g = cl->callee;
-        size_t used = print_cells(r, c, NULL, cl->known ? cl->incl : NULL,
-                                  out);
-        snprintf(name, sizeof name, "%s%s%s (%sx)",
-                 g->file && g->file->name ? ph_str_get(r->p, g->file->name)
-                                          : "???", ":",
-                 ph_str_get(r->p, g->name),
-                 ph_cli_commas(cnt, (int64_t)cl->count));
-        fprintf(out, "  => %s\n",
-                ph_report_fit(fit, sizeof fit, name,
-                              used + 5 < PH_REPORT_WIDTH - 12
-                                  ? PH_REPORT_WIDTH - used - 5 : 12));
+    ph_grid *g = lr->lines;
+
+    measure(r, ls, &lr->tc);
+    for (size_t i = 0; i < lr->tc.n; i++) {
+        size_t c = ph_grid_add_col(g, &(ph_grid_col){
+            .head = ph_str_get(r->p, lr->tc.ev[i]->name), .sep = " ",
+            .width = (int)lr->tc.w[i] + 9,
+            .flags = PH_GRID_FIXED | PH_GRID_LEFT });
+        if (i == 0)
+            lr->t_cost0 = c;
+        if (lr->tc.cum)
+            ph_grid_add_col(g, &(ph_grid_col){
+                .head = "(cum)", .sep = " ", .width = (int)lr->tc.w[i] + 9,
+                .flags = PH_GRID_FIXED | PH_GRID_LEFT });
     }
+    lr->t_src = ph_grid_add_col(g, &(ph_grid_col){ .head = "",
+                                                  .flags = PH_GRID_LEFT });
 }
 
-static void print_line(const ph_report *r, const columns *c,
-                       const ph_line_cost *lc, const char *text, FILE *out)
+/* The rows of lines; with text_ls, the text table of those lines too. */
+static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
+                          line_rows *lr)
+{
+    ph_grid *g;
+
+    memset(lr, 0, sizeof *lr);
+    g = lr->lines = ph_grid_new(0);
+    lr->text = text_ls != NULL;
+    if (lr->text)
+        declare_text(r, text_ls, lr);
+    lr->lc.function = ph_grid_add_col(g, &(ph_grid_col){ .csv = "function" });
+    lr->lc.file = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "file", .csv = "file", .csv_pos = 1 });
+    lr->lc.line = ph_grid_add_col(g, &(ph_grid_col){
+        .key = "line", .csv = "line", .csv_pos = 2 });
+    lr->lc.self = ph_report_cost_cols(
+        r, g, &(ph_grid_col){ .group = "self", .csv = "", .csv_pos = 3 },
+        NULL);
+    lr->lc.cum = ph_report_cost_cols(
+        r, g, &(ph_grid_col){ .group = "cumulative",
+                              .flags = PH_GRID_OPTIONAL }, NULL);
+    g = lr->calls = ph_grid_new(1);
+    lr->cc.name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name" });
+    lr->cc.file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file" });
+    lr->cc.calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls" });
+    lr->cc.incl = ph_report_cost_cols(
+        r, g, &(ph_grid_col){ .group = "inclusive" }, NULL);
+}
+
+static void line_rows_free(line_rows *lr)
+{
+    ph_grid_free(lr->lines);
+    ph_grid_free(lr->calls);
+    free(lr->call0);
+    free(lr->entry);
+    free(lr->tc.ev);
+    free(lr->tc.w);
+}
+
+/* Empty the rows, with room for the entries of ls. */
+static void line_rows_clear(line_rows *lr, const ph_lines *ls)
+{
+    ph_grid_clear(lr->lines);
+    ph_grid_clear(lr->calls);
+    lr->call0 = ph_xrealloc(lr->call0, (ls->n + 1) * sizeof *lr->call0);
+    for (size_t i = 0; i <= ls->n; i++)
+        lr->call0[i] = 0;
+}
+
+static const char *file_name(const ph_report *r, const ph_file *f)
+{
+    return f && f->name ? ph_str_get(r->p, f->name) : NULL;
+}
+
+/* A row of the lines grid; i: its entry (data rows), or ~0. */
+static void add_row(line_rows *lr, size_t i)
+{
+    size_t row = ph_grid_rows(lr->lines);
+
+    ph_grid_row(lr->lines);
+    if (i == ~(size_t)0)
+        ph_grid_text_only(lr->lines);
+    if (row >= lr->nentry) {
+        lr->nentry = 2 * row + 64;
+        lr->entry = ph_xrealloc(lr->entry, lr->nentry * sizeof *lr->entry);
+    }
+    lr->entry[row] = i;
+}
+
+/* The text cells of the current row: the events' costs v (and cum),
+ * "." where NULL; then text in the source column, cut at the width.
+ * Returns the columns before the source. */
+static size_t text_cells(const ph_report *r, line_rows *lr, const int64_t *v,
+                         const int64_t *cum)
+{
+    size_t col = lr->t_cost0, used = 0;
+    char buf[80];
+
+    for (size_t i = 0; i < lr->tc.n; i++) {
+        for (int k = 0; k <= lr->tc.cum; k++) {
+            size_t l;
+            cell(r, &lr->tc, i, k ? cum : v, buf, sizeof buf);
+            ph_grid_text(lr->lines, col++, buf);
+            l = strlen(buf);
+            used += (used ? 1 : 0) + (l > lr->tc.w[i] + 9 ? l
+                                                        : lr->tc.w[i] + 9);
+        }
+    }
+    return used;
+}
+
+static void source_text(line_rows *lr, size_t used, const char *text)
 {
     char fit[PH_REPORT_MAXW + 1];
-    size_t used = print_cells(r, c, lc, lc ? lc->cost : NULL, out);
-    size_t room = used + 2 < PH_REPORT_WIDTH ? PH_REPORT_WIDTH - used - 2 : 1;
-    if (text && strlen(text) > room) {
+    size_t room = used + 2 < PH_REPORT_WIDTH ? PH_REPORT_WIDTH - used - 2
+                                             : 1;
+
+    if (strlen(text) > room) {
         /* a terminal: cut the source line at its right end */
         snprintf(fit, room + 1 < sizeof fit ? room + 1 : sizeof fit, "%s",
                  text);
         text = fit;
     }
-    fprintf(out, "  %s\n", text ? text : "");
-    if (lc)
-        print_calls(r, c, lc, out);
+    ph_grid_text(lr->lines, lr->t_src, text);
 }
+
+/* A source line without costs: the text table's only. */
+static void add_context(const ph_report *r, line_rows *lr, const char *text)
+{
+    add_row(lr, ~(size_t)0);
+    source_text(lr, text_cells(r, lr, NULL, NULL), text);
+}
+
+/* Entry i of ls (f: the function the lines are about; NULL: a file's),
+ * and text (the source line, or a label) when the text table is built. */
+static void add_entry(const ph_report *r, const ph_func *f,
+                      const ph_lines *ls, size_t i, const char *text,
+                      line_rows *lr)
+{
+    const ph_line_cost *lc = &ls->v[i];
+    ph_grid *g = lr->lines, *cg = lr->calls;
+    char cnt[32], fit[PH_REPORT_MAXW + 1], name[2048];
+
+    add_row(lr, i);
+    if (f)
+        ph_grid_str(g, lr->lc.function, ph_str_get(r->p, f->name));
+    ph_grid_str(g, lr->lc.file, file_name(r, lc->file));
+    ph_grid_uint(g, lr->lc.line, lc->line);
+    ph_report_cost_cells(r, g, lr->lc.self, lc->cost);
+    if (lc->cum)
+        ph_report_cost_cells(r, g, lr->lc.cum, lc->cum);
+    if (lr->text)
+        source_text(lr, text_cells(r, lr, lc->cost, lc->cum), text);
+    lr->call0[i] = ph_grid_rows(cg);
+    for (size_t k = 0; k < lc->ncalls; k++) {
+        const ph_call_line *cl = &lc->calls[k];
+        const ph_func *to = cl->callee;
+        size_t used;
+        ph_grid_row(cg);
+        ph_grid_str(cg, lr->cc.name, ph_str_get(r->p, to->name));
+        ph_grid_str(cg, lr->cc.file, file_name(r, to->file));
+        ph_grid_uint(cg, lr->cc.calls, cl->count);
+        if (cl->known)
+            ph_report_cost_cells(r, cg, lr->cc.incl, cl->incl);
+        if (!lr->text)
+            continue;
+        add_row(lr, ~(size_t)0);
+        used = text_cells(r, lr, cl->known ? cl->incl : NULL, NULL);
+        snprintf(name, sizeof name, "%s:%s (%sx)",
+                 to->file && to->file->name ? ph_str_get(r->p, to->file->name)
+                                            : "???",
+                 ph_str_get(r->p, to->name),
+                 ph_cli_commas(cnt, (int64_t)cl->count));
+        snprintf(fit, sizeof fit, "=> ");
+        ph_report_fit(fit + 3, sizeof fit - 3, name,
+                      used + 5 < PH_REPORT_WIDTH - 12
+                          ? PH_REPORT_WIDTH - used - 5 : 12);
+        ph_grid_text(g, lr->t_src, fit);
+    }
+    lr->call0[i + 1] = ph_grid_rows(cg);
+}
+
+/* The rows of f's lines (CSV and the data formats). */
+static void func_rows(const ph_report *r, const ph_func *f,
+                      const ph_lines *ls, line_rows *lr)
+{
+    line_rows_clear(lr, ls);
+    for (size_t i = 0; i < ls->n; i++)
+        add_entry(r, f, ls, i, NULL, lr);
+}
+
+/* A rule of the text table, "-- line N ----". */
+static void add_rule(line_rows *lr, uint64_t line)
+{
+    char rule[80];
+
+    snprintf(rule, sizeof rule, "-- line %llu %s", (unsigned long long)line,
+             "----------------------------------------");
+    ph_grid_line(lr->lines, rule);
+}
+
+/* The rows of a whole file's lines; with the text table, its lines in
+ * runs as callgrind_annotate finds them: costly lines whose context
+ * windows overlap or touch join one run; a run prints from its first
+ * costly line - context to its last + context, with "-- line N" rules
+ * where it starts (unless at line 1) and where it ends before the end of
+ * the file.  src NULL: the file was not found (its lines by number). */
+static void file_rows(const ph_report *r, const ph_lines *ls,
+                      const source *src, line_rows *lr)
+{
+    size_t i = 0;
+    char lab[64];
+
+    line_rows_clear(lr, ls);
+    if (lr->text) {
+        ph_grid_line(lr->lines, "");
+        if (!src) {
+            ph_grid_line(lr->lines, "  The file was not found: its costly "
+                                    "lines by number.");
+            ph_grid_line(lr->lines, "");
+        }
+    }
+    for (; i < ls->n && ls->v[i].line == 0; i++)
+        add_entry(r, NULL, ls, i, "<counts for unidentified lines>", lr);
+    if (!lr->text || !src) {
+        for (; i < ls->n; i++) {
+            snprintf(lab, sizeof lab, "[line %u]", ls->v[i].line);
+            add_entry(r, NULL, ls, i, lab, lr);
+        }
+    }
+    while (i < ls->n) {
+        size_t j = i;
+        uint64_t ctx = r->context;
+        while (j + 1 < ls->n && ls->v[j].line + 2 * ctx >= ls->v[j + 1].line)
+            j++;
+        uint64_t low = ls->v[i].line > ctx ? ls->v[i].line - ctx : 1;
+        uint64_t high = ls->v[j].line + ctx;
+        if (low != 1)
+            add_rule(lr, low);
+        for (uint64_t k = low; k <= high && k <= src->n; k++) {
+            while (i <= j && ls->v[i].line < k)
+                i++;   /* lines are merged: none is below k */
+            if (i <= j && ls->v[i].line == k)
+                add_entry(r, NULL, ls, i++, src->text[k - 1], lr);
+            else
+                add_context(r, lr, src->text[k - 1]);
+        }
+        for (; i <= j; i++) {
+            /* past the end of the file: the source changed since */
+            snprintf(lab, sizeof lab, "[line %u: past the end of the file]",
+                     ls->v[i].line);
+            add_entry(r, NULL, ls, i, lab, lr);
+        }
+        if (high < src->n)
+            add_rule(lr, high);
+    }
+}
+
+static void emit_calls(ph_emit *em, size_t row, void *ctx)
+{
+    const line_rows *lr = ctx;
+    size_t i = lr->entry[row];
+
+    ph_emit_key(em, "calls");
+    ph_grid_emit_rows(lr->calls, em, lr->call0[i], lr->call0[i + 1], NULL,
+                      NULL);
+}
+
+static void emit_lines(ph_emit *em, const char *key, line_rows *lr)
+{
+    ph_emit_key(em, key);
+    ph_grid_emit_rows(lr->lines, em, 0, ph_grid_rows(lr->lines), emit_calls,
+                      lr);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
 
 static void print_rule(const char *title, FILE *out)
 {
@@ -216,146 +469,38 @@ static void print_rule(const char *title, FILE *out)
     fprintf(out, "%s\n%s\n%s\n", dash, title, dash);
 }
 
-/* One whole file: its costly lines with r->context lines around each,
- * "-- line N ----" where a run of lines starts after a gap. */
+/* One whole file: its costly lines with r->context lines around each. */
 static void print_file(ph_report *r, const ph_file *file, FILE *out)
 {
     const char *name = file && file->name ? ph_str_get(r->p, file->name)
                                           : "???";
     ph_lines ls;
-    columns c;
+    line_rows lr;
     source src;
     char title[PH_REPORT_MAXW + 64], fit[PH_REPORT_MAXW + 1];
     int have = load_source(r, name, &src) == 0;
 
     ph_lines_collect(r, NULL, file, &ls);
-    measure(r, &ls, &c);
     snprintf(title, sizeof title, "-- Auto-annotated source: %s",
              ph_report_fit(fit, sizeof fit, name,
                            PH_REPORT_WIDTH > 40 ? PH_REPORT_WIDTH - 27
                                                 : 13));
     print_rule(title, out);
-    for (size_t i = 0; i < c.n; i++) {
-        fprintf(out, "%s%-*s", i ? " " : "", (int)c.w[i] + 9,
-                ph_str_get(r->p, c.ev[i]->name));
-        if (c.cum)
-            fprintf(out, " %-*s", (int)c.w[i] + 9, "(cum)");
-    }
-    fputs("\n\n", out);
-    if (!have) {
+    if (!have)
         ph_cli_warning("%s: source file not found%s", name,
                        r->source_dir ? "" : " (try --source-dir)");
-        fprintf(out, "  The file was not found: its costly lines by "
-                     "number.\n\n");
-    }
-    /* Runs of lines as callgrind_annotate finds them: costly lines
-     * whose context windows overlap or touch join one run; a run prints
-     * from its first costly line - context to its last + context, with
-     * "-- line N" rules where it starts (unless at line 1) and where it
-     * ends before the end of the file. */
-    size_t i = 0;
-    for (; i < ls.n && ls.v[i].line == 0; i++)
-        print_line(r, &c, &ls.v[i], "<counts for unidentified lines>", out);
-    if (!have) {
-        for (; i < ls.n; i++) {
-            char lab[32];
-            snprintf(lab, sizeof lab, "[line %u]", ls.v[i].line);
-            print_line(r, &c, &ls.v[i], lab, out);
-        }
-    }
-    while (i < ls.n) {
-        size_t j = i;
-        uint64_t ctx = r->context;
-        while (j + 1 < ls.n && ls.v[j].line + 2 * ctx >= ls.v[j + 1].line)
-            j++;
-        uint64_t low = ls.v[i].line > ctx ? ls.v[i].line - ctx : 1;
-        uint64_t high = ls.v[j].line + ctx;
-        if (low != 1)
-            fprintf(out, "-- line %llu %s\n", (unsigned long long)low,
-                    "----------------------------------------");
-        for (uint64_t k = low; k <= high && k <= src.n; k++) {
-            const ph_line_cost *at = NULL;
-            while (i <= j && ls.v[i].line < k)
-                i++;
-            if (i <= j && ls.v[i].line == k)
-                at = &ls.v[i];
-            print_line(r, &c, at, src.text[k - 1], out);
-        }
-        for (; i <= j; i++) {
-            /* past the end of the file: the source changed since */
-            char lab[64];
-            if (ls.v[i].line <= src.n)
-                continue;
-            snprintf(lab, sizeof lab, "[line %u: past the end of the file]",
-                     ls.v[i].line);
-            print_line(r, &c, &ls.v[i], lab, out);
-        }
-        if (high < src.n)
-            fprintf(out, "-- line %llu %s\n", (unsigned long long)high,
-                    "----------------------------------------");
-        i = j + 1;
-    }
+    line_rows_new(r, &ls, &lr);
+    file_rows(r, &ls, have ? &src : NULL, &lr);
+    ph_grid_print_text(lr.lines, out);
     fputc('\n', out);
+    line_rows_free(&lr);
     if (have)
         free_source(&src);
-    free(c.ev);
-    free(c.w);
     ph_lines_free(&ls);
 }
 
 /* ------------------------------------------------------------------ */
 /* Data                                                                */
-
-static void emit_calls(ph_report *r, ph_emit *em, const ph_line_cost *lc)
-{
-    ph_emit_key(em, "calls");
-    ph_emit_list(em, 0);
-    for (size_t k = 0; k < lc->ncalls; k++) {
-        const ph_call_line *cl = &lc->calls[k];
-        ph_emit_map(em, 1);
-        ph_emit_key(em, "name");
-        ph_emit_str(em, ph_str_get(r->p, cl->callee->name));
-        ph_emit_key(em, "file");
-        ph_emit_str(em, cl->callee->file && cl->callee->file->name
-                            ? ph_str_get(r->p, cl->callee->file->name)
-                            : NULL);
-        ph_emit_key(em, "calls");
-        ph_emit_uint(em, cl->count);
-        ph_emit_key(em, "inclusive");
-        if (cl->known)
-            ph_report_emit_costs(r, em, cl->incl);
-        else
-            ph_emit_null(em);
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
-}
-
-static void emit_lines(ph_report *r, ph_emit *em, const char *key,
-                       const ph_lines *ls)
-{
-    ph_profile *p = r->p;
-
-    ph_emit_key(em, key);
-    ph_emit_list(em, 0);
-    for (size_t i = 0; i < ls->n; i++) {
-        ph_emit_map(em, 0);
-        ph_emit_key(em, "file");
-        ph_emit_str(em, ls->v[i].file && ls->v[i].file->name
-                            ? ph_str_get(p, ls->v[i].file->name) : NULL);
-        ph_emit_key(em, "line");
-        ph_emit_uint(em, ls->v[i].line);
-        ph_emit_key(em, "self");
-        ph_report_emit_costs(r, em, ls->v[i].cost);
-        if (ls->v[i].cum) {
-            ph_emit_key(em, "cumulative");
-            ph_report_emit_costs(r, em, ls->v[i].cum);
-        }
-        emit_calls(r, em, &ls->v[i]);
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
-}
 
 /* The files of f's lines (distinct, in line order). */
 static size_t files_of(const ph_lines *ls, const ph_file ***out)
@@ -376,39 +521,25 @@ static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
 {
     const ph_file **files;
     size_t nf = files_of(own, &files);
+    line_rows lr;
+
+    line_rows_new(r, NULL, &lr);
     ph_emit_key(em, "files");
     ph_emit_list(em, 0);
     for (size_t i = 0; i < nf; i++) {
         ph_lines ls;
         ph_lines_collect(r, NULL, files[i], &ls);
+        file_rows(r, &ls, NULL, &lr);
         ph_emit_map(em, 0);
         ph_emit_key(em, "file");
-        ph_emit_str(em, files[i] && files[i]->name
-                            ? ph_str_get(r->p, files[i]->name) : NULL);
-        emit_lines(r, em, "lines", &ls);
+        ph_emit_str(em, file_name(r, files[i]));
+        emit_lines(em, "lines", &lr);
         ph_emit_end(em);
         ph_lines_free(&ls);
     }
     ph_emit_end(em);
+    line_rows_free(&lr);
     free(files);
-}
-
-static void csv_lines(ph_report *r, const ph_func *f, const ph_lines *ls)
-{
-    for (size_t a = 0; a < ls->n; a++) {
-        ph_csv_str(stdout, ph_str_get(r->p, f->name), 1);
-        ph_csv_str(stdout, ls->v[a].file && ls->v[a].file->name
-                               ? ph_str_get(r->p, ls->v[a].file->name)
-                               : "", 0);
-        ph_csv_num(stdout, ls->v[a].line, 0);
-        for (size_t k = 0; k < ph_event_count(r->p); k++) {
-            const ph_event *ev = ph_event_at(r->p, k);
-            if (!(ev->flags & PH_EV_NONADDITIVE))
-                ph_csv_num(stdout, ph_event_eval(r->p, ev, ls->v[a].cost),
-                           0);
-        }
-        putchar('\n');
-    }
 }
 
 static const ph_entry *table_entry(const ph_report *r, const ph_func *f)
@@ -425,6 +556,7 @@ int ph_report_annotate(ph_report *r)
     const ph_file **done = NULL;
     size_t i, n, ndone = 0;
     ph_emit *em = NULL;
+    line_rows lr;
 
     if (!r->ev) {
         ph_cli_file_error(r->path, "the profile has no events");
@@ -432,12 +564,14 @@ int ph_report_annotate(ph_report *r)
     }
     if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    em = ph_report_funcs_begin(r, "function,file,line");
+    line_rows_new(r, NULL, &lr);
+    em = ph_report_funcs_begin(r, lr.lines);
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
         ph_lines ls;
         const ph_entry *e = table_entry(r, fs[i]);
         ph_lines_collect(r, fs[i], NULL, &ls);
+        func_rows(r, fs[i], &ls, &lr);
         if (r->fmt == PH_REPORT_TEXT) {
             const ph_file **files;
             size_t nf = files_of(&ls, &files);
@@ -461,7 +595,7 @@ int ph_report_annotate(ph_report *r)
             }
             free(files);
         } else if (r->fmt == PH_REPORT_CSV) {
-            csv_lines(r, fs[i], &ls);
+            ph_grid_print_csv_rows(lr.lines, stdout);
         } else {
             ph_emit_map(em, 0);
             if (e) {
@@ -470,12 +604,13 @@ int ph_report_annotate(ph_report *r)
                 ph_emit_key(em, "name");
                 ph_emit_str(em, ph_str_get(r->p, fs[i]->name));
             }
-            emit_lines(r, em, "lines", &ls);
+            emit_lines(em, "lines", &lr);
             emit_files(r, em, &ls);
             ph_emit_end(em);
         }
         ph_lines_free(&ls);
     }
+    line_rows_free(&lr);
     free(done);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);

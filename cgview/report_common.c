@@ -369,11 +369,36 @@ void ph_report_emit_head(ph_report *r, ph_emit *e)
 /* The function row: name, file, object, self and inclusive of every
  * shown event, calls and cycle; CSV puts calls and cycle before the
  * costs and names the costs self_EV and incl_EV. */
+size_t ph_report_cost_cols(const ph_report *r, ph_grid *g,
+                           const ph_grid_col *group, const char *csv_prefix)
+{
+    const ph_profile *p = r->p;
+    ph_grid_col c = *group;
+    size_t first;
+
+    /* the group's own cell: {} when no event is shown */
+    c.key = NULL;
+    c.csv = NULL;
+    first = ph_grid_add_col(g, &c);
+    c.flags &= ~(unsigned)PH_GRID_OPTIONAL;
+    for (size_t k = 0; k < ph_event_count(p); k++) {
+        const ph_event *ev = ph_event_at(p, k);
+        char csv[256];
+        if (!event_shown(ev))
+            continue;
+        snprintf(csv, sizeof csv, "%s%s%s", csv_prefix ? csv_prefix : "",
+                 csv_prefix ? "_" : "", ph_str_get(p, ev->name));
+        c.key = ph_str_get(p, ev->name);
+        c.csv = group->csv ? csv : NULL;
+        ph_grid_add_col(g, &c);
+    }
+    return first;
+}
+
 void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
 {
     static const char *const what[] = { "self", "inclusive" };
     static const char *const prefix[] = { "self", "incl" };
-    const ph_profile *p = r->p;
 
     c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name", .csv = "name",
                                              .csv_pos = 1 });
@@ -382,22 +407,12 @@ void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
     c->object = ph_grid_add_col(g, &(ph_grid_col){ .key = "object",
                                                .csv = "object",
                                                .csv_pos = 3 });
-    for (int incl = 0; incl < 2; incl++) {
-        /* the group's own cell: {} when no event is shown */
-        c->cost[incl] = ph_grid_add_col(g,
-                                        &(ph_grid_col){ .group = what[incl] });
-        for (size_t k = 0; k < ph_event_count(p); k++) {
-            const ph_event *ev = ph_event_at(p, k);
-            char csv[256];
-            if (!event_shown(ev))
-                continue;
-            snprintf(csv, sizeof csv, "%s_%s", prefix[incl],
-                     ph_str_get(p, ev->name));
-            ph_grid_add_col(g, &(ph_grid_col){ .key = ph_str_get(p, ev->name),
-                                           .group = what[incl], .csv = csv,
-                                           .csv_pos = 6 + incl });
-        }
-    }
+    for (int incl = 0; incl < 2; incl++)
+        c->cost[incl] = ph_report_cost_cols(
+            r, g,
+            &(ph_grid_col){ .group = what[incl], .csv = "",
+                            .csv_pos = 6 + incl },
+            prefix[incl]);
     c->calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls",
                                               .csv = "calls", .csv_pos = 4 });
     c->cycle = ph_grid_add_col(g, &(ph_grid_col){ .key = "cycle",
@@ -419,9 +434,8 @@ void ph_report_entry_cols(const ph_report *r, ph_grid *g, ph_entry_cols *c)
                                                .flags = PH_GRID_OPTIONAL });
 }
 
-/* Every shown event's value of v into the group from col on. */
-static void cost_cells(const ph_report *r, ph_grid *g, size_t col,
-                       const int64_t *v)
+void ph_report_cost_cells(const ph_report *r, ph_grid *g, size_t col,
+                          const int64_t *v)
 {
     ph_grid_null(g, col++);
     for (size_t k = 0; k < ph_event_count(r->p); k++) {
@@ -443,9 +457,9 @@ void ph_report_entry_row(const ph_report *r, ph_grid *g,
     ph_grid_str(g, c->file, en->file && en->file[0] ? en->file : NULL);
     ph_grid_str(g, c->object, en->object && en->object[0] ? en->object
                                                            : NULL);
-    cost_cells(r, g, c->cost[0], en->self);
+    ph_report_cost_cells(r, g, c->cost[0], en->self);
     if (en->has_incl)
-        cost_cells(r, g, c->cost[1], en->incl);
+        ph_report_cost_cells(r, g, c->cost[1], en->incl);
     ph_grid_uint(g, c->calls, en->calls);
     if (en->cycle)
         ph_grid_uint(g, c->cycle, en->cycle);
@@ -469,7 +483,7 @@ void ph_report_emit_entry(ph_report *r, ph_emit *e, const ph_entry *en)
     ph_grid_free(g);
 }
 
-ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns)
+ph_emit *ph_report_funcs_begin(ph_report *r, const ph_grid *rows)
 {
     ph_emit *em;
 
@@ -478,12 +492,7 @@ ph_emit *ph_report_funcs_begin(ph_report *r, const char *csv_columns)
         return NULL;
     }
     if (r->fmt == PH_REPORT_CSV) {
-        fputs(csv_columns, stdout);
-        for (size_t i = 0; i < ph_event_count(r->p); i++)
-            if (!(ph_event_at(r->p, i)->flags & PH_EV_NONADDITIVE))
-                ph_csv_str(stdout,
-                           ph_str_get(r->p, ph_event_at(r->p, i)->name), 0);
-        putchar('\n');
+        ph_grid_print_csv_head(rows, stdout);
         return NULL;
     }
     em = ph_emit_new(stdout, r->fmt);

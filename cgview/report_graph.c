@@ -84,7 +84,7 @@ static void free_block(block *b)
 }
 
 /* ------------------------------------------------------------------ */
-/* Text                                                                */
+/* The arcs of a block, once for every format                          */
 
 static const char *format_pc(const ph_report *r, double v, char *buf)
 {
@@ -105,55 +105,123 @@ static const char *where_of(const ph_profile *p, const ph_func *f)
     return "";
 }
 
-static void print_arc_line(const ph_report *r, const ph_arc *a, char mark,
-                           uint32_t cycle, size_t wv, FILE *out)
-{
-    char num[40], pc[16], calls[32], name[1024], fit[PH_REPORT_MAXW + 1];
-    const char *where = where_of(r->p, a->func);
-    double v = ph_event_eval(r->p, r->ev, a->incl);
-    size_t used, room;
+/* An arc's row: text shows the report's event (inclusive, percent),
+ * the calls, "<" or ">" and the name with where it lives; the data
+ * formats every event, and CSV the function and the direction first. */
+typedef struct arc_cols {
+    size_t incl_text, pc, calls_text, mark, label;       /* text */
+    size_t function, direction, name, file, object, calls, incl, recursive;
+} arc_cols;
 
-    /* A recursive arc has calls and no cost of its own (gprof leaves
-     * its time columns blank): the cost is in the arcs into the cycle. */
-    fprintf(out, "%*s %6s %10s  %c %s", (int)wv,
-            a->recursive ? "" : ph_report_number(r, r->ev, v, num),
-            a->recursive ? "" : format_pc(r, v, pc),
-            ph_cli_commas(calls, (int64_t)a->count),
-            mark, mark == '>' ? "  " : "");
-    used = wv + 1 + 6 + 1 + 10 + 2 + 2 + (mark == '>' ? 2 : 0);
-    room = used < PH_REPORT_WIDTH - 12 ? PH_REPORT_WIDTH - used : 12;
-    if (a->recursive && cycle)
-        snprintf(name, sizeof name, "%s <cycle %u>",
-                 ph_str_get(r->p, a->func->name), cycle);
-    else if (a->recursive)
-        snprintf(name, sizeof name, "%s (recursive)",
-                 ph_str_get(r->p, a->func->name));
-    else
-        snprintf(name, sizeof name, "%s", ph_str_get(r->p, a->func->name));
-    if (where[0] && strlen(name) + 2 + strlen(where) <= room)
-        fprintf(out, "%s  %s\n", name, where);
-    else
-        fprintf(out, "%s\n", ph_report_fit(fit, sizeof fit, name, room));
+static void declare_arcs(const ph_report *r, ph_grid *g, arc_cols *c)
+{
+    c->incl_text = ph_grid_add_col(g, &(ph_grid_col){ .head = "inclusive",
+                                                     .width = 9 });
+    c->pc = ph_grid_add_col(g, &(ph_grid_col){ .head = "%", .sep = " ",
+                                              .width = 6,
+                                              .flags = PH_GRID_FIXED });
+    c->calls_text = ph_grid_add_col(g, &(ph_grid_col){
+        .head = "calls", .sep = " ", .width = 10, .flags = PH_GRID_FIXED });
+    c->mark = ph_grid_add_col(g, &(ph_grid_col){ .head = "", .width = 1,
+                                                .flags = PH_GRID_FIXED });
+    c->label = ph_grid_add_col(g, &(ph_grid_col){ .head = "", .sep = " ",
+                                                 .width = 12,
+                                                 .flags = PH_GRID_FILL });
+    c->function = ph_grid_add_col(g, &(ph_grid_col){ .csv = "function" });
+    c->direction = ph_grid_add_col(g, &(ph_grid_col){ .csv = "direction",
+                                                     .csv_pos = 1 });
+    c->name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name", .csv = "name",
+                                                .csv_pos = 2 });
+    c->file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file", .csv = "file",
+                                                .csv_pos = 3 });
+    c->object = ph_grid_add_col(g, &(ph_grid_col){ .key = "object" });
+    c->calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls",
+                                                 .csv = "calls",
+                                                 .csv_pos = 4 });
+    c->incl = ph_report_cost_cols(r, g,
+                                  &(ph_grid_col){ .group = "inclusive",
+                                                  .csv = "", .csv_pos = 5 },
+                                  NULL);
+    c->recursive = ph_grid_add_col(g, &(ph_grid_col){ .key = "recursive" });
 }
 
-static void print_block(ph_report *r, const block *b, FILE *out)
+/* A recursive arc has calls and no cost of its own (gprof leaves its
+ * time columns blank): the cost is in the arcs into the cycle. */
+static void arc_row(const ph_report *r, ph_grid *g, const arc_cols *c,
+                    const block *b, const ph_arc *a, int callee)
+{
+    const ph_profile *p = r->p;
+    const ph_func *f = a->func;
+    double v = ph_event_eval(p, r->ev, a->incl);
+    char num[40], name[1024];
+
+    ph_grid_row(g);
+    ph_grid_str(g, c->function, b->entry.name);
+    ph_grid_str(g, c->direction, callee ? "callee" : "caller");
+    ph_grid_str(g, c->name, ph_str_get(p, f->name));
+    ph_grid_str(g, c->file, f->file && f->file->name
+                                ? ph_str_get(p, f->file->name) : NULL);
+    ph_grid_str(g, c->object, f->object && f->object->name
+                                  ? ph_str_get(p, f->object->name) : NULL);
+    ph_grid_uint(g, c->calls, a->count);
+    ph_report_cost_cells(r, g, c->incl, a->incl);
+    ph_grid_bool(g, c->recursive, a->recursive);
+
+    ph_grid_text(g, c->incl_text,
+                 a->recursive ? "" : ph_report_number(r, r->ev, v, num));
+    ph_grid_text(g, c->pc, a->recursive ? "" : format_pc(r, v, num));
+    ph_grid_text(g, c->calls_text, ph_cli_commas(num, (int64_t)a->count));
+    ph_grid_text(g, c->mark, callee ? ">  " : "<");
+    snprintf(name, sizeof name, "%s%s", ph_str_get(p, f->name),
+             a->recursive && b->entry.cycle ? "" :
+             a->recursive                   ? " (recursive)" : "");
+    if (a->recursive && b->entry.cycle)
+        snprintf(name + strlen(name), sizeof name - strlen(name),
+                 " <cycle %u>", b->entry.cycle);
+    ph_grid_text(g, c->label, name);
+    ph_grid_note(g, c->label, where_of(p, f));
+}
+
+/* A side without arcs: a line of the text table only. */
+static void none_row(ph_grid *g, const arc_cols *c, int callee,
+                     const char *what)
+{
+    ph_grid_row(g);
+    ph_grid_text_only(g);
+    ph_grid_text(g, c->mark, callee ? ">" : "<");
+    ph_grid_text(g, c->label, what);
+}
+
+/* The rows of b into g (emptied first): its callers, then its callees;
+ * *ncallers: the rows before the first callee. */
+static void arc_rows(const ph_report *r, ph_grid *g, const arc_cols *c,
+                     const block *b, size_t *ncallers)
+{
+    ph_grid_clear(g);
+    for (size_t i = 0; b->callers && i < b->callers->count; i++)
+        arc_row(r, g, c, b, &b->callers->arcs[i], 0);
+    if (b->callers && b->callers->count == 0)
+        none_row(g, c, 0, ph_has_credits(r->p, r->ev) ? "<spontaneous>"
+                                                      : "(no callers)");
+    *ncallers = ph_grid_rows(g);
+    for (size_t i = 0; b->callees && i < b->callees->count; i++)
+        arc_row(r, g, c, b, &b->callees->arcs[i], 1);
+    if (b->callees && b->callees->count == 0)
+        none_row(g, c, 1, "(no callees)");
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+static void print_block(ph_report *r, const block *b, const ph_grid *g,
+                        FILE *out)
 {
     const ph_entry *e = &b->entry;
     const ph_profile *p = r->p;
     char num[40], pc[16], fit[PH_REPORT_MAXW + 1], head[1200];
-    size_t i, wv = 9;
     double vi = ph_entry_value(r->table, e, r->ev, 1);
     double vs = ph_report_self(r, e);
 
-    for (int side = 0; side < 2; side++) {
-        const ph_arcs *a = side ? b->callees : b->callers;
-        for (i = 0; a && i < a->count; i++) {
-            size_t l = strlen(ph_report_number(
-                r, r->ev, ph_event_eval(p, r->ev, a->arcs[i].incl), num));
-            if (l > wv)
-                wv = l;
-        }
-    }
     if (e->cycle)
         snprintf(head, sizeof head, "%s <cycle %u>", e->name, e->cycle);
     else
@@ -187,85 +255,26 @@ static void print_block(ph_report *r, const block *b, FILE *out)
         fprintf(out, "%s\n", ph_report_fit(fit, sizeof fit, line,
                                            PH_REPORT_WIDTH));
     }
-    fprintf(out, "%*s %6s %10s\n", (int)wv, "inclusive", "%", "calls");
-    for (i = 0; b->callers && i < b->callers->count; i++)
-        print_arc_line(r, &b->callers->arcs[i], '<', e->cycle, wv, out);
-    if (b->callers && b->callers->count == 0)
-        fprintf(out, "%*s  < %s\n", (int)(wv + 18), "",
-                ph_has_credits(p, r->ev) ? "<spontaneous>" : "(no callers)");
-    for (i = 0; b->callees && i < b->callees->count; i++)
-        print_arc_line(r, &b->callees->arcs[i], '>', e->cycle, wv, out);
-    if (b->callees && b->callees->count == 0)
-        fprintf(out, "%*s  > (no callees)\n", (int)(wv + 18), "");
+    ph_grid_print_text(g, out);
 }
 
 /* ------------------------------------------------------------------ */
 /* Data                                                                */
 
-static void emit_arcs(ph_report *r, ph_emit *em, const char *key,
-                      const ph_arcs *a)
-{
-    ph_profile *p = r->p;
-
-    if (!a)
-        return;
-    ph_emit_key(em, key);
-    ph_emit_list(em, 0);
-    for (size_t i = 0; i < a->count; i++) {
-        const ph_func *f = a->arcs[i].func;
-        ph_emit_map(em, 0);
-        ph_emit_key(em, "name");
-        ph_emit_str(em, ph_str_get(p, f->name));
-        ph_emit_key(em, "file");
-        ph_emit_str(em, f->file && f->file->name
-                            ? ph_str_get(p, f->file->name) : NULL);
-        ph_emit_key(em, "object");
-        ph_emit_str(em, f->object && f->object->name
-                            ? ph_str_get(p, f->object->name) : NULL);
-        ph_emit_key(em, "calls");
-        ph_emit_uint(em, a->arcs[i].count);
-        ph_emit_key(em, "inclusive");
-        ph_report_emit_costs(r, em, a->arcs[i].incl);
-        ph_emit_key(em, "recursive");
-        ph_emit_bool(em, a->arcs[i].recursive);
-        ph_emit_end(em);
-    }
-    ph_emit_end(em);
-}
-
-static void emit_block(ph_report *r, ph_emit *em, const block *b)
+static void emit_block(ph_report *r, ph_emit *em, const block *b,
+                       const ph_grid *g, size_t ncallers)
 {
     ph_emit_map(em, 0);
     ph_report_emit_entry(r, em, &b->entry);
-    emit_arcs(r, em, "callers", b->callers);
-    emit_arcs(r, em, "callees", b->callees);
-    ph_emit_end(em);
-}
-
-static void csv_block(ph_report *r, const block *b)
-{
-    ph_profile *p = r->p;
-    size_t n = ph_event_count(p);
-
-    for (int side = 0; side < 2; side++) {
-        const ph_arcs *a = side ? b->callees : b->callers;
-        for (size_t i = 0; a && i < a->count; i++) {
-            const ph_func *f = a->arcs[i].func;
-            ph_csv_str(stdout, b->entry.name, 1);
-            ph_csv_str(stdout, side ? "callee" : "caller", 0);
-            ph_csv_str(stdout, ph_str_get(p, f->name), 0);
-            ph_csv_str(stdout, f->file ? ph_str_get(p, f->file->name) : "",
-                       0);
-            ph_csv_num(stdout, (double)a->arcs[i].count, 0);
-            for (size_t k = 0; k < n; k++) {
-                const ph_event *ev = ph_event_at(p, k);
-                if (!(ev->flags & PH_EV_NONADDITIVE))
-                    ph_csv_num(stdout, ph_event_eval(p, ev, a->arcs[i].incl),
-                               0);
-            }
-            putchar('\n');
-        }
+    if (b->callers) {
+        ph_emit_key(em, "callers");
+        ph_grid_emit_rows(g, em, 0, ncallers, NULL, NULL);
     }
+    if (b->callees) {
+        ph_emit_key(em, "callees");
+        ph_grid_emit_rows(g, em, ncallers, ph_grid_rows(g), NULL, NULL);
+    }
+    ph_emit_end(em);
 }
 
 /* ------------------------------------------------------------------ */
@@ -297,6 +306,8 @@ int ph_report_graph(ph_report *r)
     const ph_func **fs = NULL;
     size_t i, n;
     ph_emit *em = NULL;
+    ph_grid *g;
+    arc_cols c;
 
     if (!r->ev) {
         ph_cli_file_error(r->path, "the profile has no events");
@@ -317,20 +328,25 @@ int ph_report_graph(ph_report *r)
         free(fs);
         return PH_EXIT_BAD;
     }
-    em = ph_report_funcs_begin(r, "function,direction,name,file,calls");
+    g = ph_grid_new(0);
+    declare_arcs(r, g, &c);
+    em = ph_report_funcs_begin(r, g);
     for (i = 0; i < n; i++) {
         block b;
+        size_t ncallers;
         fill_block(r, fs[i], &b);
+        arc_rows(r, g, &c, &b, &ncallers);
         if (r->fmt == PH_REPORT_TEXT) {
             putchar('\n');
-            print_block(r, &b, stdout);
+            print_block(r, &b, g, stdout);
         } else if (r->fmt == PH_REPORT_CSV) {
-            csv_block(r, &b);
+            ph_grid_print_csv_rows(g, stdout);
         } else {
-            emit_block(r, em, &b);
+            emit_block(r, em, &b, g, ncallers);
         }
         free_block(&b);
     }
+    ph_grid_free(g);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);
 }
