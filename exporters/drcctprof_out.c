@@ -17,6 +17,8 @@
 #include "ir/hash.h"
 #include "exporters/out_events.h"
 #include "proto/drcctprof.pb-c.h"
+#include "proto/pb_fields.h"
+#include "proto/pb_out.h"
 
 PH_DECLARE_EXPORTER(drcctprof);
 
@@ -136,13 +138,7 @@ static void free_writer(writer *w)
         free(pb->context[0]->children_id);
         free(pb->context[0]);
     }
-    if (pb->n_sample) {
-        free(pb->sample[0]->metric[0]);
-        free(pb->sample[0]->metric);
-        free(pb->sample[0]);
-    }
     free(pb->metric_type);
-    free(pb->sample);
     free(pb->context);
     free(pb->location);
     free(pb->function);
@@ -159,16 +155,6 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
-}
-
-typedef struct outbuf {
-    ProtobufCBuffer base;
-    ph_output *out;
-} outbuf;
-
-static void append_out(ProtobufCBuffer *b, size_t len, const uint8_t *data)
-{
-    ph_output_write(((outbuf *)b)->out, data, len);
 }
 
 /* Metric types: every real event; value_type 2 for events that carry
@@ -311,25 +297,23 @@ static void write_contexts(writer *w, ph_output *out)
                        "addresses (the format has none)");
 }
 
-static void write_samples(writer *w, ph_output *out)
+/* The samples, written one at a time (ph_pb_out_field). */
+static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
 {
     PbProfile *pb = &w->pb;
     size_t ns = w->st->nsamples, nm = pb->n_metric_type, labelled = 0;
     int over = 0;
-    Drcctprof__Profile__Sample *smp = ph_xcalloc(ns + 1, sizeof *smp);
-    Drcctprof__Profile__Metric *met = ph_xcalloc(ns * nm + 1, sizeof *met);
-    Drcctprof__Profile__Metric **ptr = ph_xcalloc(ns * nm + 1, sizeof *ptr);
-    pb->sample = ph_xcalloc(ns + 1, sizeof *pb->sample);
-    pb->n_sample = ns;
+    Drcctprof__Profile__Metric *met = ph_xcalloc(nm + 1, sizeof *met);
+    Drcctprof__Profile__Metric **ptr = ph_xcalloc(nm + 1, sizeof *ptr);
     for (size_t i = 0; i < ns; i++) {
         const ph_stk_sample *s = &w->st->samples[i];
-        Drcctprof__Profile__Sample *o = &smp[i];
-        drcctprof__profile__sample__init(o);
-        o->context_id = w->ctx_id[s->node];
-        o->n_metric = nm;
-        o->metric = ptr + i * nm;
+        Drcctprof__Profile__Sample o;
+        drcctprof__profile__sample__init(&o);
+        o.context_id = w->ctx_id[s->node];
+        o.n_metric = nm;
+        o.metric = ptr;
         for (size_t k = 0; k < nm; k++) {
-            Drcctprof__Profile__Metric *m = &met[i * nm + k];
+            Drcctprof__Profile__Metric *m = &met[k];
             drcctprof__profile__metric__init(m);
             if (pb->metric_type[k]->value_type == 2)
                 m->str_value = s->src && s->src->strs
@@ -339,19 +323,16 @@ static void write_samples(writer *w, ph_output *out)
                                                        w->factor[k], &over);
             else
                 m->int_value = ph_out_scale(s->cost[k], w->factor[k], &over);
-            o->metric[k] = m;
+            ptr[k] = m;
         }
-        pb->sample[i] = o;
+        ph_pb_out_field(ob, PH_DRCC_SAMPLE, &o.base);
         labelled += s->src && s->src->nlabels;
     }
+    free(met);
+    free(ptr);
     if (over)
         ph_output_drop(out, "overflow", 1, "values saturated when scaled "
                        "to the unit (beyond 64 bits)");
-    if (ns == 0) {
-        free(smp);
-        free(met);
-        free(ptr);
-    }
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");
@@ -382,13 +363,18 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out)
                                   sizeof *w.pb.source_file);
     write_metric_types(&w, out);
     write_contexts(&w, out);
-    write_samples(&w, out);
+    /* The metric types, the samples, then the rest of the message. */
+    ph_pb_out ob;
+    ph_pb_out_init(&ob, out);
+    for (size_t i = 0; i < w.pb.n_metric_type; i++)
+        ph_pb_out_field(&ob, PH_DRCC_METRIC_TYPE, &w.pb.metric_type[i]->base);
+    write_samples(&w, &ob, out);
     w.pb.string_table = w.strs;
     w.pb.n_string_table = w.nstrs;
-    outbuf ob;
-    ob.base.append = append_out;
-    ob.out = out;
-    drcctprof__profile__profile__pack_to_buffer(&w.pb, &ob.base);
+    size_t ntypes = w.pb.n_metric_type;
+    w.pb.n_metric_type = 0;       /* written first */
+    ph_pb_out_message(&ob, &w.pb.base);
+    w.pb.n_metric_type = ntypes;
     free_writer(&w);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
 #include "proto/pb_fields.h"
+#include "proto/pb_out.h"
 #include "proto/pprof.pb-c.h"
 
 PH_DECLARE_EXPORTER(pprof);
@@ -336,38 +337,8 @@ static Perftools__Profiles__Label **make_labels(writer *w, const ph_sample *s,
     return out;
 }
 
-typedef struct outbuf {
-    ProtobufCBuffer base;
-    ph_output *out;
-} outbuf;
-
-static void append_out(ProtobufCBuffer *b, size_t len, const uint8_t *data)
-{
-    ph_output_write(((outbuf *)b)->out, data, len);
-}
-
-/* One occurrence of the Profile's message field `field`: tag, length,
- * then msg.  Repeated fields may come in pieces and in any order, so
- * samples are written one at a time instead of held in one message. */
-static void pack_field(outbuf *ob, unsigned field, const ProtobufCMessage *msg)
-{
-    uint8_t head[16];
-    size_t n = 0;
-    uint64_t v = (uint64_t)field << 3 | 2;      /* wire type 2: bytes */
-    for (int twice = 0; twice < 2; twice++) {
-        while (v >= 0x80) {
-            head[n++] = (uint8_t)(v | 0x80);
-            v >>= 7;
-        }
-        head[n++] = (uint8_t)v;
-        v = protobuf_c_message_get_packed_size(msg);
-    }
-    ph_output_write(ob->out, head, n);
-    protobuf_c_message_pack_to_buffer(msg, &ob->base);
-}
-
 /* Write the samples of the stack view, one at a time. */
-static void write_samples(writer *w, outbuf *ob, ph_event **evs, size_t ne)
+static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
 {
     const ph_profile *p = w->p;
     int many_parts = ph_part_count(p) > 1;
@@ -392,7 +363,7 @@ static void write_samples(writer *w, outbuf *ob, ph_event **evs, size_t ne)
             vals[k] = ph_out_scale(ph_out_value(p, evs[k], ss->cost),
                                    w->factor[k], &w->overflow);
         s.label = make_labels(w, ss->src, &s.n_label, many_parts);
-        pack_field(ob, PH_PPROF_SAMPLE, &s.base);
+        ph_pb_out_field(ob, PH_PPROF_SAMPLE, &s.base);
         if (s.n_label)
             free(s.label[0]);
         free(s.label);
@@ -456,11 +427,10 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
 
     /* The sample types, the samples, then the rest of the message. */
     ph_output_set_gzip(out);
-    outbuf ob;
-    ob.base.append = append_out;
-    ob.out = out;
+    ph_pb_out ob;
+    ph_pb_out_init(&ob, out);
     for (size_t i = 0; i < pb.n_sample_type; i++)
-        pack_field(&ob, PH_PPROF_SAMPLE_TYPE, &pb.sample_type[i]->base);
+        ph_pb_out_field(&ob, PH_PPROF_SAMPLE_TYPE, &pb.sample_type[i]->base);
     write_samples(&w, &ob, evs, ne);
     pb.n_location = w.nlocs;
     pb.location = w.locs;
@@ -479,7 +449,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
                        "to the unit");
     size_t ntypes = pb.n_sample_type;
     pb.n_sample_type = 0;         /* written first */
-    perftools__profiles__profile__pack_to_buffer(&pb, &ob.base);
+    ph_pb_out_message(&ob, &pb.base);
     pb.n_sample_type = ntypes;
     free_writer(&w, &pb);
     free(evs);
