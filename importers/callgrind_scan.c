@@ -69,6 +69,68 @@ int ph_cgscan_next(ph_cgscan *sc)
     return 1;
 }
 
+unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
+                           uint64_t *val, uint8_t *kind, const char **e,
+                           const char **next)
+{
+    unsigned n = 0;
+
+    for (;;) {
+        uint64_t x = 0;
+        uint8_t k = PH_CGTOK_ABS;
+        const char *d0;
+        char c = *q;
+
+        if (n == max)
+            return PH_CGTOK_NONE;
+        if (c == '*') {
+            k = PH_CGTOK_SAME;
+            q++;
+        } else {
+            if (c == '+' || c == '-') {
+                k = c == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
+                if (++q == lim)
+                    return PH_CGTOK_NONE;
+                c = *q;
+            }
+            if (c == '0' && lim - q > 2 && (q[1] | 0x20) == 'x') {
+                for (q += 2, d0 = q; q < lim; q++) {
+                    unsigned h = (unsigned char)*q;
+                    if (h - '0' < 10)
+                        x = x << 4 | (h - '0');
+                    else if ((h | 0x20) - 'a' < 6)
+                        x = x << 4 | ((h | 0x20) - 'a' + 10);
+                    else
+                        break;
+                }
+                if (q == d0 || q - d0 > 16)
+                    return PH_CGTOK_NONE;
+            } else {
+                for (d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
+                    x = x * 10 + (uint64_t)(*q - '0');
+                if (q == d0 || q - d0 > 19)   /* 19 digits cannot overflow */
+                    return PH_CGTOK_NONE;
+            }
+        }
+        val[n] = x;
+        kind[n] = k;
+        n++;
+        d0 = q;
+        while (q < lim && ph_cg_isspace(*q))
+            q++;
+        if (q == lim)
+            return PH_CGTOK_NONE;
+        c = *q;
+        if (c == '\n' || (c == '\r' && lim - q > 1 && q[1] == '\n')) {
+            *e = q;
+            *next = q + (c == '\r' ? 2 : 1);
+            return n;
+        }
+        if (q == d0)        /* a token must end at a blank */
+            return PH_CGTOK_NONE;
+    }
+}
+
 int ph_cg_toklen(const char *q, const char *e)
 {
     const char *t = q;

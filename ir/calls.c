@@ -57,24 +57,27 @@ void ph_calls_free(ph_profile *p)
     p->call_in_start = NULL;
 }
 
-/* The record block that grew last, (function id - 1) * 2 + 1 for its calls,
- * + 2 for its jumps, 0 for none: readers add one function's records
- * together, so when another block grows this one is cut to its length
- * and malloc can hand the rest to the next blocks. */
-static ph_recblock **open_block(ph_profile *p, size_t open)
+/* The function whose record blocks grew last (its id, 0 for none):
+ * readers add one function's records together, calls and jumps
+ * interleaved, so when another function's blocks grow, this one's are
+ * cut to their length and malloc can hand the rest to the next blocks.
+ * Cutting only on a change of function keeps a call after a jump of the
+ * same function from reallocating. */
+static void cut_block(ph_recblock **bp)
 {
-    ph_funcx *x = &p->fx[(open - 1) / 2];
-    return open % 2 ? &x->calls : &x->jumps;
-}
-
-static void cut_open_block(ph_profile *p)
-{
-    ph_recblock **bp = open_block(p, p->open_rec), *b = *bp;
+    ph_recblock *b = *bp;
     if (b && b->cap > b->len) {
         b = ph_xrealloc(b, sizeof *b + b->len);
         b->cap = b->len;
         *bp = b;
     }
+}
+
+static void cut_open_blocks(ph_profile *p)
+{
+    ph_funcx *x = &p->fx[p->open_rec - 1];
+    cut_block(&x->calls);
+    cut_block(&x->jumps);
     p->open_rec = 0;
 }
 
@@ -84,13 +87,13 @@ static void cut_open_block(ph_profile *p)
 static ph_recblock *reserve(ph_profile *p, const ph_func *f, int jumps,
                             size_t need, uint64_t addr, uint32_t line)
 {
-    size_t open = (f->id - 1) * 2 + (jumps ? 2 : 1);
-    ph_recblock **bp = open_block(p, open), *b = *bp;
+    ph_funcx *x = &p->fx[f->id - 1];
+    ph_recblock **bp = jumps ? &x->jumps : &x->calls, *b = *bp;
     if (b && b->cap - b->len >= need)
         return b;
-    if (p->open_rec && p->open_rec != open)
-        cut_open_block(p);
-    p->open_rec = open;
+    if (p->open_rec && p->open_rec != f->id)
+        cut_open_blocks(p);
+    p->open_rec = f->id;
     if (!b) {
         size_t cap = need < 96 ? 96 : need;
         b = ph_xmalloc(sizeof *b + cap);

@@ -231,7 +231,7 @@ struct ph_profile {
 
     /* calls and jumps (calls.c) */
     size_t ncalls, njumps;
-    size_t open_rec;        /* the record block that grew last */
+    size_t open_rec;        /* id of the function whose record blocks grew last */
     uint64_t *call_in;      /* index of calls into each function, built */
     size_t *call_in_start;  /* on first use; see build_in_index */
 

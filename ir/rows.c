@@ -263,14 +263,14 @@ decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
     for (col = 0; s < end; col += 7) {
         if (span)
             *span = (int64_t)(col + 7);
-        unsigned m = *s++, k;
-        for (k = 0; k < 7; k++) {
-            if (m & (1u << k)) {
-                s = ph_get_varint(s, end, &x);
-                if (col + k < nreal)
-                    v[col + k] = add ? ph_add_sat(v[col + k], ph_unzigzag(x))
-                                     : ph_unzigzag(x);
-            }
+        unsigned m = *s++, bits, k;
+        /* only the nonzero columns of the group, lowest first */
+        for (bits = m & 0x7f; bits; bits &= bits - 1) {
+            k = (unsigned)__builtin_ctz(bits);
+            s = ph_get_varint(s, end, &x);
+            if (col + k < nreal)
+                v[col + k] = add ? ph_add_sat(v[col + k], ph_unzigzag(x))
+                                 : ph_unzigzag(x);
         }
         if (!(m & 0x80))
             break;
