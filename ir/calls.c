@@ -46,10 +46,14 @@ struct ph_recblock {
 void ph_calls_free(ph_profile *p)
 {
     size_t i;
-    /* the blocks live in the profile's record arena */
+    /* the blocks live in the profile's record arena or are staged */
     for (i = 0; i < p->funcs.n && p->fx; i++)
         p->fx[i].calls = p->fx[i].jumps = NULL;
-    p->open_rec = 0;
+    for (i = 0; i < 2; i++) {
+        free(p->stage[i]);
+        p->stage[i] = NULL;
+        p->stage_fid[i] = 0;
+    }
     p->rec_top = NULL;
     free(p->call_in);
     free(p->call_in_start);
@@ -57,47 +61,90 @@ void ph_calls_free(ph_profile *p)
     p->call_in_start = NULL;
 }
 
-/* Record blocks live in the profile's record arena, where nothing else is
- * allocated (no malloc per block: a big profile has hundreds of thousands
- * and realloc churned the heap).  A block grows in place while it is the
- * newest one there; otherwise it moves to the top with twice its room,
- * leaving its old copy unused, at most about the size of the blocks.
- * Readers add one function's records together, calls and jumps
- * interleaved: when another function's records start, the newest block
- * gives its slack back. */
+/* Where record blocks live.  Readers add one function's records together,
+ * calls and jumps interleaved.  A function's new calls block and jumps
+ * block are written in two staging buffers of the profile (reused, grown
+ * by doubling); when another function starts a block of the same kind,
+ * the staged one moves into the record arena at its exact length.  So
+ * there is no malloc per block (a big profile has hundreds of thousands,
+ * and realloc churned the heap) and no slack.  A block that takes records
+ * again after that (parts, merges) grows in the arena: in place while it
+ * is the newest block there, otherwise moved to the top with twice its
+ * room (its old copy stays unused: at most the size of such blocks). */
+static ph_recblock **block_ref(ph_profile *p, uint32_t fid, int k)
+{
+    ph_funcx *x = &p->fx[fid - 1];
+    return k ? &x->jumps : &x->calls;
+}
+
+static void flush_stage(ph_profile *p, int k)
+{
+    ph_recblock *s = p->stage[k], *b;
+    b = ph_arena_alloc_raw(&p->rec_arena, sizeof *b + s->len,
+                           alignof(ph_recblock));
+    memcpy(b, s, sizeof *b + s->len);
+    b->cap = b->len;
+    *block_ref(p, p->stage_fid[k], k) = b;
+    p->stage_fid[k] = 0;
+    p->rec_top = NULL;   /* the arena's newest block is not one that grows */
+}
+
+/* A block of at least cap bytes at the start of stage k, for function
+ * fid (its records move there when it has some: copied, len kept). */
+static ph_recblock *stage_block(ph_profile *p, int k, uint32_t fid,
+                                size_t cap)
+{
+    ph_recblock *s = p->stage[k];
+    if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
+        ph_oom();
+    if (!s || s->cap < cap) {
+        size_t c = s ? 2 * s->cap : 4096;
+        if (c < cap)
+            c = cap;
+        s = ph_xrealloc(s, sizeof *s + c);
+        s->cap = c;
+        p->stage[k] = s;
+    }
+    p->stage_fid[k] = fid;
+    *block_ref(p, fid, k) = s;
+    return s;
+}
+
+/* Room for need more bytes at the end of the record block of function f
+ * (jumps or calls), made with the base of the record about to be
+ * written. */
 static ph_recblock *reserve(ph_profile *p, const ph_func *f, int jumps,
                             size_t need, uint64_t addr, uint32_t line)
 {
-    ph_funcx *x = &p->fx[f->id - 1];
-    ph_recblock **bp = jumps ? &x->jumps : &x->calls, *b = *bp, *top;
-    size_t len = b ? b->len : 0, cap = 2 * (b ? b->cap : need);
+    ph_recblock **bp = block_ref(p, f->id, jumps), *b = *bp, *top;
+    size_t cap;
     if (b && b->cap - b->len >= need)
         return b;
-    top = p->rec_top;
-    if (p->open_rec != f->id && top) {
-        ph_arena_shrink_last(&p->rec_arena, top->data + top->cap,
-                             top->data + top->len);
-        top->cap = top->len;
+    if (b && p->stage_fid[jumps] == f->id)      /* a staged block grows */
+        return stage_block(p, jumps, f->id, b->len + need);
+    if (!b) {
+        if (p->stage_fid[jumps])
+            flush_stage(p, jumps);
+        b = stage_block(p, jumps, f->id, need);
+        b->base_addr = addr;
+        b->base_line = line;
+        b->len = 0;
+        return b;
     }
-    p->open_rec = f->id;
-    if (cap - len < need)
-        cap = len + need;
+    cap = 2 * b->cap;
+    if (cap - b->len < need)
+        cap = b->len + need;
     if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
         ph_oom();
-    if (b && b == top &&
+    top = p->rec_top;
+    if (b == top &&
         ph_arena_grow_last(&p->rec_arena, b->data + b->cap, cap - b->cap)) {
         b->cap = cap;
         return b;
     }
     top = ph_arena_alloc_raw(&p->rec_arena, sizeof *top + cap,
                              alignof(ph_recblock));
-    if (b) {
-        memcpy(top, b, sizeof *b + b->len);
-    } else {
-        top->base_addr = addr;
-        top->base_line = line;
-        top->len = 0;
-    }
+    memcpy(top, b, sizeof *b + b->len);
     top->cap = cap;
     p->rec_top = top;
     *bp = top;
