@@ -575,9 +575,8 @@ static int do_line(ph_cgread *r)
 
 /* The next line, when it is a plain cost line: found, parsed and stored
  * in one pass (ph_cg_cost_tokens, do_cost_tokens) instead of a line
- * search and a parse.  0 when the ordinary scanner and parser must take
- * it (anything else, or the line reaches bytes not yet checked for NUL);
- * nothing has changed then. */
+ * search and a parse; it holds no NUL byte then.  0 when the ordinary
+ * scanner and parser must take it; nothing has changed then. */
 static int fast_cost_line(ph_cgread *r)
 {
     uint64_t val[FAST_TOKENS];
@@ -586,15 +585,17 @@ static int fast_cost_line(ph_cgread *r)
     ph_cgline l;
     char c;
 
-    if (s >= r->sc.clean)
+    if (s >= r->sc.end)
         return 0;
     c = *s;
     if ((unsigned char)(c - '0') >= 10 && c != '+' && c != '-' && c != '*')
         return 0;
-    l.ntok = ph_cg_cost_tokens(s, r->sc.clean, FAST_TOKENS, val, kind, &e,
+    l.ntok = ph_cg_cost_tokens(s, r->sc.end, FAST_TOKENS, val, kind, &e,
                                &next);
     if (l.ntok == PH_CGTOK_NONE)
         return 0;
+    if (next > r->sc.clean)
+        r->sc.clean = next;
     l.val = val;
     l.kind = kind;
     r->sc.s = s;
