@@ -96,6 +96,10 @@ void ph_htab_init(ph_htab *t, size_t cap);
 void ph_htab_free(ph_htab *t);
 void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
 
+/* Ask for transparent huge pages on the 2 MiB pages inside q..q+n (alloc.c;
+ * ph_x*alloc do it for big blocks). */
+void ph_advise_huge(void *q, size_t n);
+
 /* Hash helpers (strtab.c): bytes with a seed, and mixing of integers. */
 uint64_t ph_hash_bytes(const void *data, size_t len, uint64_t seed);
 static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
