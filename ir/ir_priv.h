@@ -204,7 +204,7 @@ struct ph_profile {
     /* strings (strtab.c): handle -> entry; table of handles */
     ph_strent *strs;
     size_t nstrs, capstrs;
-    uint32_t *strslots;
+    uint64_t *strslots;     /* hash << 32 | handle, 0 = empty (strtab.c) */
     size_t strmask;
 
     ph_vec meta;            /* pairs: key, value (const char *) */
