@@ -569,6 +569,42 @@ static int do_line(ph_cgread *r)
                 "line, got \"%.*s\"", ph_cg_toklen(k, e), k);
 }
 
+/* Tokens of one cost line read in one pass: enough for the position and
+ * every event of callgrind's own files. */
+#define FAST_TOKENS 32
+
+/* The next line, when it is a plain cost line: found, parsed and stored
+ * in one pass (ph_cg_cost_tokens, do_cost_tokens) instead of a line
+ * search and a parse; it holds no NUL byte then.  0 when the ordinary
+ * scanner and parser must take it; nothing has changed then. */
+static int fast_cost_line(ph_cgread *r)
+{
+    uint64_t val[FAST_TOKENS];
+    uint8_t kind[FAST_TOKENS];
+    const char *s = r->sc.p, *e, *next;
+    ph_cgline l;
+    char c;
+
+    if (s >= r->sc.end)
+        return 0;
+    c = *s;
+    if ((unsigned char)(c - '0') >= 10 && c != '+' && c != '-' && c != '*')
+        return 0;
+    l.ntok = ph_cg_cost_tokens(s, r->sc.end, FAST_TOKENS, val, kind, &e,
+                               &next);
+    if (l.ntok == PH_CGTOK_NONE)
+        return 0;
+    if (next > r->sc.clean)
+        r->sc.clean = next;
+    l.val = val;
+    l.kind = kind;
+    r->sc.s = s;
+    r->sc.e = e;
+    r->sc.p = next;
+    r->sc.lineno++;
+    return do_cost_tokens(r, &l) ? 1 : do_line(r) < 0 ? -1 : 1;
+}
+
 int ph_cg_read_file(ph_input *in, ph_profile *p)
 {
     ph_cgread r;
@@ -617,8 +653,14 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.sc.p = r.sc.clean = r.sc.end;
         ph_cgpipe_stop(pp);
     }
-    while (rc == 0 && ph_cgscan_next(&r.sc)) {
-        if (do_line(&r) < 0) {
+    while (rc == 0) {
+        int got = fast_cost_line(&r);
+        if (got == 0) {
+            if (!ph_cgscan_next(&r.sc))
+                break;
+            got = do_line(&r) < 0 ? -1 : 1;
+        }
+        if (got < 0) {
             rc = -1;
             break;
         }

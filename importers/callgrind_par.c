@@ -23,6 +23,8 @@
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)256 << 10)
+/* Tokens of one cost line (ntok is a byte, PH_CGTOK_NONE excluded). */
+#define MAX_TOKENS (PH_CGTOK_NONE - 1)
 
 static int parse_jobs;  /* 0: every online processor */
 
@@ -103,45 +105,6 @@ static void reserve_toks(chunk *c, size_t need)
     c->kind = ph_xrealloc(c->kind, c->captoks);
 }
 
-/* Tokens of a cost line q..e (q at its first character), like do_cost
- * and ph_cg_subpos read them: '*', "+N", "-N" or a plain number (decimal
- * or 0x hex), each ended by a blank or the end of the line.  PH_CGTOK_NONE
- * for anything else. */
-static unsigned tokenize(chunk *c, const char *q, const char *e)
-{
-    unsigned n = 0;
-
-    /* a token takes at least one byte and a blank */
-    reserve_toks(c, c->ntoks + (size_t)(e - q) / 2 + 1);
-    while (q < e) {
-        uint64_t v = 0;
-        uint8_t k;
-        char ch = *q;
-
-        if (n == PH_CGTOK_NONE - 1)
-            return PH_CGTOK_NONE;
-        if (ch == '*') {
-            q++;
-            if (q < e && !ph_cg_isspace(*q))
-                return PH_CGTOK_NONE;
-            k = PH_CGTOK_SAME;
-        } else {
-            k = PH_CGTOK_ABS;
-            if (ch == '+' || ch == '-') {
-                k = ch == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
-                q++;
-            }
-            if (ph_cg_u64(&q, e, &v) != PH_CGN_OK)
-                return PH_CGTOK_NONE;
-        }
-        c->val[c->ntoks + n] = v;
-        c->kind[c->ntoks + n] = k;
-        n++;
-        q = ph_cg_skipws(q, e);
-    }
-    return n;
-}
-
 static void fill(ph_cgpipe *pp, chunk *c, size_t k)
 {
     const char *a, *z, *p;
@@ -161,8 +124,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         return;
     }
     for (p = a; p < z;) {
-        const char *nl = memchr(p, '\n', (size_t)(z - p));
-        const char *e = nl ? nl : z, *q;
+        const char *q = ph_cg_skipws(p, z), *e, *next;
         unsigned n = PH_CGTOK_NONE;
 
         if (c->nlines == c->caplines) {
@@ -170,16 +132,22 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
             c->lend = ph_xrealloc(c->lend, c->caplines * sizeof *c->lend);
             c->ntok = ph_xrealloc(c->ntok, c->caplines);
         }
-        c->lend[c->nlines] = (uint32_t)(e - a);
-        if (e > p && e[-1] == '\r')
-            e--;
-        q = ph_cg_skipws(p, e);
-        if (q < e && *q != '#' && *q <= '9')
-            n = tokenize(c, q, e);
-        if (n != PH_CGTOK_NONE)
+        if (q < z && ((unsigned char)(*q - '0') < 10 || *q == '+' ||
+                      *q == '-' || *q == '*')) {
+            reserve_toks(c, c->ntoks + MAX_TOKENS);
+            n = ph_cg_cost_tokens(q, z, MAX_TOKENS, c->val + c->ntoks,
+                                  c->kind + c->ntoks, &e, &next);
+        }
+        if (n != PH_CGTOK_NONE) {
             c->ntoks += n;
+            p = next;
+        } else {
+            const char *nl = memchr(p, '\n', (size_t)(z - p));
+            p = nl ? nl + 1 : z;
+        }
+        /* the line's '\n', or the end of the chunk */
+        c->lend[c->nlines] = (uint32_t)((p[-1] == '\n' ? p - 1 : p) - a);
         c->ntok[c->nlines++] = (uint8_t)n;
-        p = nl ? nl + 1 : z;
     }
 }
 

@@ -43,6 +43,17 @@ typedef struct ph_cgline {
     const uint8_t *kind;  /* their PH_CGTOK_* forms */
 } ph_cgline;
 
+/* Tokens of the cost line at q (its first byte), read up to its end in
+ * one pass: the line finding and the numbers together.  Stops at lim (no
+ * NUL byte before it).  Returns the number of tokens (at most max), with
+ * *e at the end of the line (before "\n" or "\r\n") and *next after it;
+ * PH_CGTOK_NONE when the ordinary parser must read the line (anything but
+ * blanks and the plain tokens above, more than max tokens, more than 19
+ * digits or 16 hex digits, no line end before lim). */
+unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
+                           uint64_t *val, uint8_t *kind, const char **e,
+                           const char **next);
+
 typedef struct ph_cgpipe ph_cgpipe;
 
 /* Threads over data (len bytes, no NUL in the first ones the scanner

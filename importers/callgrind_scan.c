@@ -10,24 +10,20 @@
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
 
-/* The data ends at its first NUL byte.  The search for it runs ahead of
- * the reader a window at a time, while the bytes are in the cache, instead
- * of in a pass of its own over the whole input. */
-#define NUL_WINDOW ((size_t)256 << 10)
-
+/* The data ends at its first NUL byte.  Each line is searched for one
+ * when the scanner reaches it, while its bytes are in the cache; the
+ * cost lines that ph_cg_cost_tokens reads need no search (a NUL byte
+ * stops it), and they are most of the bytes. */
 static void check_nul(ph_cgscan *sc, const char *upto)
 {
-    size_t n = (size_t)(upto - sc->clean), avail = (size_t)(sc->end - sc->clean);
-    const char *nul;
+    size_t n = (size_t)(upto - sc->clean);
+    const char *nul = n ? memchr(sc->clean, 0, n) : NULL;
 
-    if (n < NUL_WINDOW)
-        n = avail < NUL_WINDOW ? avail : NUL_WINDOW;
-    nul = n ? memchr(sc->clean, 0, n) : NULL;
     if (nul) {
         sc->end = nul;
         sc->clean = nul;
     } else {
-        sc->clean += n;
+        sc->clean = upto;
     }
 }
 
@@ -36,11 +32,10 @@ void ph_cgscan_init(ph_cgscan *sc, const unsigned char *data, size_t len)
     const char *d = (const char *)data;
 
     sc->p = d;
-    sc->end = d + len;
+    sc->end = len && d[0] ? d + len : d;
     sc->clean = d;
     sc->s = sc->e = d;
     sc->lineno = 0;
-    check_nul(sc, d);
 }
 
 int ph_cgscan_next(ph_cgscan *sc)
@@ -52,6 +47,8 @@ int ph_cgscan_next(ph_cgscan *sc)
     nl = memchr(s, '\n', (size_t)(sc->end - s));
     if ((nl ? nl : sc->end) >= sc->clean) {
         check_nul(sc, nl ? nl + 1 : sc->end);
+        if (s >= sc->end)
+            return 0;       /* the data ended where this line starts */
         if (nl && nl >= sc->end)
             nl = NULL;      /* a NUL byte ended the data inside this line */
     }
@@ -67,6 +64,68 @@ int ph_cgscan_next(ph_cgscan *sc)
     sc->e = nl;
     sc->lineno++;
     return 1;
+}
+
+unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
+                           uint64_t *val, uint8_t *kind, const char **e,
+                           const char **next)
+{
+    unsigned n = 0;
+
+    for (;;) {
+        uint64_t x = 0;
+        uint8_t k = PH_CGTOK_ABS;
+        const char *d0;
+        char c = *q;
+
+        if (n == max)
+            return PH_CGTOK_NONE;
+        if (c == '*') {
+            k = PH_CGTOK_SAME;
+            q++;
+        } else {
+            if (c == '+' || c == '-') {
+                k = c == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
+                if (++q == lim)
+                    return PH_CGTOK_NONE;
+                c = *q;
+            }
+            if (c == '0' && lim - q > 2 && (q[1] | 0x20) == 'x') {
+                for (q += 2, d0 = q; q < lim; q++) {
+                    unsigned h = (unsigned char)*q;
+                    if (h - '0' < 10)
+                        x = x << 4 | (h - '0');
+                    else if ((h | 0x20) - 'a' < 6)
+                        x = x << 4 | ((h | 0x20) - 'a' + 10);
+                    else
+                        break;
+                }
+                if (q == d0 || q - d0 > 16)
+                    return PH_CGTOK_NONE;
+            } else {
+                for (d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
+                    x = x * 10 + (uint64_t)(*q - '0');
+                if (q == d0 || q - d0 > 19)   /* 19 digits cannot overflow */
+                    return PH_CGTOK_NONE;
+            }
+        }
+        val[n] = x;
+        kind[n] = k;
+        n++;
+        d0 = q;
+        while (q < lim && ph_cg_isspace(*q))
+            q++;
+        if (q == lim)
+            return PH_CGTOK_NONE;
+        c = *q;
+        if (c == '\n' || (c == '\r' && lim - q > 1 && q[1] == '\n')) {
+            *e = q;
+            *next = q + (c == '\r' ? 2 : 1);
+            return n;
+        }
+        if (q == d0)        /* a token must end at a blank */
+            return PH_CGTOK_NONE;
+    }
 }
 
 int ph_cg_toklen(const char *q, const char *e)

@@ -9,7 +9,6 @@
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "ir_priv.h"
 
@@ -47,10 +46,7 @@ static ph_arena_block *new_block(size_t bytes)
         return ph_xmalloc(bytes);
     if (posix_memalign(&q, HUGE_PAGE, bytes) != 0)
         ph_oom();
-#ifdef MADV_HUGEPAGE
-    /* Only a hint: without transparent huge pages nothing changes. */
-    (void)madvise(q, bytes & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
-#endif
+    ph_advise_huge(q, bytes);
     return q;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <stdalign.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,37 +46,68 @@ struct ph_recblock {
 void ph_calls_free(ph_profile *p)
 {
     size_t i;
-    for (i = 0; i < p->funcs.n && p->fx; i++) {
-        free(p->fx[i].calls);
-        free(p->fx[i].jumps);
+    /* the blocks live in the profile's record arena or are staged */
+    for (i = 0; i < p->funcs.n && p->fx; i++)
         p->fx[i].calls = p->fx[i].jumps = NULL;
+    for (i = 0; i < 2; i++) {
+        free(p->stage[i]);
+        p->stage[i] = NULL;
+        p->stage_fid[i] = 0;
     }
-    p->open_rec = 0;
+    p->rec_top = NULL;
     free(p->call_in);
     free(p->call_in_start);
     p->call_in = NULL;
     p->call_in_start = NULL;
 }
 
-/* The record block that grew last, (function id - 1) * 2 + 1 for its calls,
- * + 2 for its jumps, 0 for none: readers add one function's records
- * together, so when another block grows this one is cut to its length
- * and malloc can hand the rest to the next blocks. */
-static ph_recblock **open_block(ph_profile *p, size_t open)
+/* Where record blocks live.  Readers add one function's records together,
+ * calls and jumps interleaved.  A function's new calls block and jumps
+ * block are written in two staging buffers of the profile (reused, grown
+ * by doubling); when another function starts a block of the same kind,
+ * the staged one moves into the record arena at its exact length.  So
+ * there is no malloc per block (a big profile has hundreds of thousands,
+ * and realloc churned the heap) and no slack.  A block that takes records
+ * again after that (parts, merges) grows in the arena: in place while it
+ * is the newest block there, otherwise moved to the top with twice its
+ * room (its old copy stays unused: at most the size of such blocks). */
+static ph_recblock **block_ref(ph_profile *p, uint32_t fid, int k)
 {
-    ph_funcx *x = &p->fx[(open - 1) / 2];
-    return open % 2 ? &x->calls : &x->jumps;
+    ph_funcx *x = &p->fx[fid - 1];
+    return k ? &x->jumps : &x->calls;
 }
 
-static void cut_open_block(ph_profile *p)
+static void flush_stage(ph_profile *p, int k)
 {
-    ph_recblock **bp = open_block(p, p->open_rec), *b = *bp;
-    if (b && b->cap > b->len) {
-        b = ph_xrealloc(b, sizeof *b + b->len);
-        b->cap = b->len;
-        *bp = b;
+    ph_recblock *s = p->stage[k], *b;
+    b = ph_arena_alloc_raw(&p->rec_arena, sizeof *b + s->len,
+                           alignof(ph_recblock));
+    memcpy(b, s, sizeof *b + s->len);
+    b->cap = b->len;
+    *block_ref(p, p->stage_fid[k], k) = b;
+    p->stage_fid[k] = 0;
+    p->rec_top = NULL;   /* the arena's newest block is not one that grows */
+}
+
+/* A block of at least cap bytes at the start of stage k, for function
+ * fid (its records move there when it has some: copied, len kept). */
+static ph_recblock *stage_block(ph_profile *p, int k, uint32_t fid,
+                                size_t cap)
+{
+    ph_recblock *s = p->stage[k];
+    if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
+        ph_oom();
+    if (!s || s->cap < cap) {
+        size_t c = s ? 2 * s->cap : 4096;
+        if (c < cap)
+            c = cap;
+        s = ph_xrealloc(s, sizeof *s + c);
+        s->cap = c;
+        p->stage[k] = s;
     }
-    p->open_rec = 0;
+    p->stage_fid[k] = fid;
+    *block_ref(p, fid, k) = s;
+    return s;
 }
 
 /* Room for need more bytes at the end of the record block of function f
@@ -84,39 +116,47 @@ static void cut_open_block(ph_profile *p)
 static ph_recblock *reserve(ph_profile *p, const ph_func *f, int jumps,
                             size_t need, uint64_t addr, uint32_t line)
 {
-    size_t open = (f->id - 1) * 2 + (jumps ? 2 : 1);
-    ph_recblock **bp = open_block(p, open), *b = *bp;
+    ph_recblock **bp = block_ref(p, f->id, jumps), *b = *bp, *top;
+    size_t cap;
     if (b && b->cap - b->len >= need)
         return b;
-    if (p->open_rec && p->open_rec != open)
-        cut_open_block(p);
-    p->open_rec = open;
+    if (b && p->stage_fid[jumps] == f->id)      /* a staged block grows */
+        return stage_block(p, jumps, f->id, b->len + need);
     if (!b) {
-        size_t cap = need < 96 ? 96 : need;
-        b = ph_xmalloc(sizeof *b + cap);
+        if (p->stage_fid[jumps])
+            flush_stage(p, jumps);
+        b = stage_block(p, jumps, f->id, need);
         b->base_addr = addr;
         b->base_line = line;
         b->len = 0;
-        b->cap = cap;
-    } else {
-        size_t cap = b->cap * 2;
-        if (cap - b->len < need)
-            cap = b->len + need;
-        if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
-            ph_oom();
-        b = ph_xrealloc(b, sizeof *b + cap);
-        b->cap = cap;
+        return b;
     }
-    *bp = b;
-    return b;
+    cap = 2 * b->cap;
+    if (cap - b->len < need)
+        cap = b->len + need;
+    if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
+        ph_oom();
+    top = p->rec_top;
+    if (b == top &&
+        ph_arena_grow_last(&p->rec_arena, b->data + b->cap, cap - b->cap)) {
+        b->cap = cap;
+        return b;
+    }
+    top = ph_arena_alloc_raw(&p->rec_arena, sizeof *top + cap,
+                             alignof(ph_recblock));
+    memcpy(top, b, sizeof *b + b->len);
+    top->cap = cap;
+    p->rec_top = top;
+    *bp = top;
+    return top;
 }
 
-static unsigned char *put_site(unsigned char *d, const ph_recblock *b,
-                               uint64_t addr, uint32_t line,
-                               const ph_file *file)
+static unsigned char *put_site(unsigned char *d, uint64_t base_addr,
+                               uint32_t base_line, uint64_t addr,
+                               uint32_t line, const ph_file *file)
 {
-    d = ph_put_varint(d, ph_zigzag((int64_t)(addr - b->base_addr)));
-    d = ph_put_varint(d, ph_zigzag((int64_t)line - (int64_t)b->base_line));
+    d = ph_put_varint(d, ph_zigzag((int64_t)(addr - base_addr)));
+    d = ph_put_varint(d, ph_zigzag((int64_t)line - (int64_t)base_line));
     return ph_put_varint(d, file ? file->id : 0);
 }
 
@@ -136,23 +176,54 @@ static void drop_in_index(ph_profile *p)
     p->call_in_start = NULL;
 }
 
+/* A record is encoded first (into buf, room bytes), then copied into
+ * its block with exactly its length reserved: the bound on a record is
+ * several times its usual size, and a block that is not the newest keeps
+ * what it reserved. */
+#define REC_STACK 256
+
+/* The base a record of f (calls or jumps) is encoded against: its block's,
+ * or its own site when it starts the block. */
+static void rec_base(const ph_profile *p, const ph_func *f, int jumps,
+                     uint64_t *addr, uint32_t *line)
+{
+    const ph_funcx *x = &p->fx[f->id - 1];
+    const ph_recblock *b = jumps ? x->jumps : x->calls;
+    if (b) {
+        *addr = b->base_addr;
+        *line = b->base_line;
+    }
+}
+
+static void append(ph_profile *p, const ph_func *f, int jumps,
+                   const unsigned char *rec, size_t len, uint64_t addr,
+                   uint32_t line)
+{
+    ph_recblock *b = reserve(p, f, jumps, len, addr, line);
+    memcpy(b->data + b->len, rec, len);
+    b->len += len;
+}
+
 void ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
                  uint64_t addr, uint32_t line, ph_file *file,
                  ph_func *callee, uint64_t target_addr,
                  uint32_t target_line, uint64_t count, const int64_t *incl,
                  size_t n)
 {
-    ph_recblock *b;
-    unsigned char *d;
+    unsigned char stack[REC_STACK], *buf = stack, *d;
+    size_t room;
+    uint64_t base_addr = addr;
+    uint32_t base_line = line;
     if (!part)
         part = ph_profile_default_part(p);
     if (n > p->reals.n)
         n = p->reals.n;
-    b = reserve(p, caller, 0, 80 + (incl ? ph_costs_room(incl, n) : 0),
-                addr, line);
-    d = b->data + b->len;
-    d = ph_put_varint(d, (uint64_t)part->index << 1 | (incl != NULL));
-    d = put_site(d, b, addr, line, file);
+    room = 80 + (incl ? ph_costs_room(incl, n) : 0);
+    if (room > sizeof stack)
+        buf = ph_xmalloc(room);
+    rec_base(p, caller, 0, &base_addr, &base_line);
+    d = ph_put_varint(buf, (uint64_t)part->index << 1 | (incl != NULL));
+    d = put_site(d, base_addr, base_line, addr, line, file);
     d = ph_put_varint(d, callee->id);
     d = put_target(d, addr, line, target_addr, target_line);
     d = ph_put_varint(d, count);
@@ -160,7 +231,9 @@ void ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
         d = ph_put_varint(d, n);
         d = ph_costs_put(d, incl, n);
     }
-    b->len = (size_t)(d - b->data);
+    append(p, caller, 0, buf, (size_t)(d - buf), addr, line);
+    if (buf != stack)
+        free(buf);
     p->ncalls++;
     if (p->call_in)
         drop_in_index(p);
@@ -365,16 +438,18 @@ const ph_call *ph_call_next(ph_call_iter *it)
 void ph_jump_add(ph_profile *p, const ph_jump *j)
 {
     const ph_part *part = j->part ? j->part : ph_profile_default_part(p);
-    ph_recblock *b = reserve(p, j->from, 1, 90, j->addr, j->line);
-    unsigned char *d = b->data + b->len;
-    d = ph_put_varint(d, (uint64_t)part->index << 1 | (j->conditional != 0));
-    d = put_site(d, b, j->addr, j->line, j->file);
+    unsigned char buf[90], *d;
+    uint64_t base_addr = j->addr;
+    uint32_t base_line = j->line;
+    rec_base(p, j->from, 1, &base_addr, &base_line);
+    d = ph_put_varint(buf, (uint64_t)part->index << 1 | (j->conditional != 0));
+    d = put_site(d, base_addr, base_line, j->addr, j->line, j->file);
     d = ph_put_varint(d, j->to ? j->to->id : 0);
     d = ph_put_varint(d, j->to_file ? j->to_file->id : 0);
     d = put_target(d, j->addr, j->line, j->target_addr, j->target_line);
     d = ph_put_varint(d, j->executed);
     d = ph_put_varint(d, j->followed);
-    b->len = (size_t)(d - b->data);
+    append(p, j->from, 1, buf, (size_t)(d - buf), j->addr, j->line);
     p->njumps++;
     ph_profile_invalidate(p);
 }

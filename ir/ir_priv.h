@@ -96,6 +96,10 @@ void ph_htab_init(ph_htab *t, size_t cap);
 void ph_htab_free(ph_htab *t);
 void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
 
+/* Ask for transparent huge pages on the 2 MiB pages inside q..q+n (alloc.c;
+ * ph_x*alloc do it for big blocks). */
+void ph_advise_huge(void *q, size_t n);
+
 /* Hash helpers (strtab.c): bytes with a seed, and mixing of integers. */
 uint64_t ph_hash_bytes(const void *data, size_t len, uint64_t seed);
 static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
@@ -200,7 +204,7 @@ struct ph_profile {
     /* strings (strtab.c): handle -> entry; table of handles */
     ph_strent *strs;
     size_t nstrs, capstrs;
-    uint32_t *strslots;
+    uint64_t *strslots;     /* hash << 32 | handle, 0 = empty (strtab.c) */
     size_t strmask;
 
     ph_vec meta;            /* pairs: key, value (const char *) */
@@ -231,7 +235,10 @@ struct ph_profile {
 
     /* calls and jumps (calls.c) */
     size_t ncalls, njumps;
-    size_t open_rec;        /* the record block that grew last */
+    ph_arena rec_arena;     /* call and jump blocks only (calls.c) */
+    ph_recblock *rec_top;   /* the newest block of rec_arena, or NULL */
+    ph_recblock *stage[2];  /* the blocks being written: calls, jumps */
+    uint32_t stage_fid[2];  /* whose they are (function id), 0 = none */
     uint64_t *call_in;      /* index of calls into each function, built */
     size_t *call_in_start;  /* on first use; see build_in_index */
 

@@ -25,6 +25,7 @@ ph_profile *ph_profile_new(void)
     ph_profile *p = ph_xcalloc(1, sizeof *p);
     ph_arena_init(&p->arena);
     ph_arena_init(&p->row_arena);
+    ph_arena_init(&p->rec_arena);
     p->seed = make_seed(p);
     ph_strtab_init(p);
     ph_htab_init(&p->objmap, 16);
@@ -52,6 +53,7 @@ void ph_profile_free(ph_profile *p)
     ph_strtab_free(p);
     ph_arena_free(&p->arena);
     ph_arena_free(&p->row_arena);
+    ph_arena_free(&p->rec_arena);
     free(p);
 }
 

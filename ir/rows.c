@@ -167,41 +167,48 @@ static rowchunk *room_for(ph_profile *p, ph_rowblock *b, size_t need)
 
 size_t ph_costs_room(const int64_t *cost, size_t n)
 {
-    /* one mask byte per 7 columns up to the last nonzero one, at most 10
-     * bytes per nonzero value */
-    size_t i, hi = 0, need = 1;
-    for (i = 0; i < n; i++) {
-        if (cost[i]) {
-            hi = i + 1;
+    /* at most 10 bytes per nonzero value, and while they are written one
+     * mask byte per 7 columns (ph_costs_put) */
+    size_t i, need = 1 + (n + 6) / 7;
+    for (i = 0; i < n; i++)
+        if (cost[i])
             need += 10;
-        }
-    }
-    return need + hi / 7;
+    return need;
+}
+
+/* Bound of ph_costs_room whatever the values. */
+static size_t costs_room_max(size_t n)
+{
+    return 1 + (n + 6) / 7 + 10 * n;
 }
 
 unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
 {
-    size_t i, hi = 0;
-    for (i = 0; i < n; i++)
-        if (cost[i])
-            hi = i + 1;
-    if (hi == 0) {
-        *d++ = 0;
-        return d;
-    }
-    for (i = 0; i < hi; i += 7) {
-        unsigned m = 0, k, lim = (unsigned)(hi - i < 7 ? hi - i : 7);
-        for (k = 0; k < lim; k++)
-            if (cost[i + k])
+    unsigned char *start = d, *last_mask = NULL, *end = d;
+    size_t g;
+    /* One pass: every group gets its mask, with "another group follows"
+     * set; the groups after the last nonzero one are cut off again. */
+    for (g = 0; g < n; g += 7) {
+        unsigned char *mask = d++;
+        unsigned m = 0, k, lim = (unsigned)(n - g < 7 ? n - g : 7);
+        for (k = 0; k < lim; k++) {
+            if (cost[g + k]) {
                 m |= 1u << k;
-        if (i + 7 < hi)
-            m |= 0x80;
-        *d++ = (unsigned char)m;
-        for (k = 0; k < lim; k++)
-            if (cost[i + k])
-                d = ph_put_varint(d, ph_zigzag(cost[i + k]));
+                d = ph_put_varint(d, ph_zigzag(cost[g + k]));
+            }
+        }
+        *mask = (unsigned char)(m | 0x80);
+        if (m) {
+            last_mask = mask;
+            end = d;
+        }
     }
-    return d;
+    if (!last_mask) {
+        *start = 0;     /* a row of zeros */
+        return start + 1;
+    }
+    *last_mask &= 0x7f;
+    return end;
 }
 
 void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
@@ -219,10 +226,12 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     if (!file)
         file = f->file;
     b = get_block(p, f, part);
-    need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
     c = b->last;
-    if (!c || c->cap - c->len < need)
-        c = room_for(p, b, need);
+    if (!c || c->cap - c->len < 32 + costs_room_max(n)) {
+        need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
+        if (!c || c->cap - c->len < need)
+            c = room_for(p, b, need);
+    }
     d = c->data + c->len;
     changed = file != b->last_file;
     d = ph_put_varint(d, ph_zigzag((int64_t)line - (int64_t)b->last_line) << 1 |
@@ -263,14 +272,14 @@ decode_costs(const unsigned char *s, const unsigned char *end, int64_t *v,
     for (col = 0; s < end; col += 7) {
         if (span)
             *span = (int64_t)(col + 7);
-        unsigned m = *s++, k;
-        for (k = 0; k < 7; k++) {
-            if (m & (1u << k)) {
-                s = ph_get_varint(s, end, &x);
-                if (col + k < nreal)
-                    v[col + k] = add ? ph_add_sat(v[col + k], ph_unzigzag(x))
-                                     : ph_unzigzag(x);
-            }
+        unsigned m = *s++, bits, k;
+        /* only the nonzero columns of the group, lowest first */
+        for (bits = m & 0x7f; bits; bits &= bits - 1) {
+            k = (unsigned)__builtin_ctz(bits);
+            s = ph_get_varint(s, end, &x);
+            if (col + k < nreal)
+                v[col + k] = add ? ph_add_sat(v[col + k], ph_unzigzag(x))
+                                 : ph_unzigzag(x);
         }
         if (!(m & 0x80))
             break;

@@ -71,18 +71,29 @@ void ph_strtab_free(ph_profile *p)
     p->nstrs = p->capstrs = 0;
 }
 
+/* A slot holds the string's hash beside its handle, so that a probe
+ * compares hashes without reading the string's entry (a cache miss per
+ * probe in a big table) and growing never reads the entries. */
+static inline uint64_t slot_of(uint32_t hash, size_t handle)
+{
+    return (uint64_t)hash << 32 | (uint32_t)handle;
+}
+
 static void grow_slots(ph_profile *p)
 {
     size_t cap = (p->strmask + 1) * 2, i;
-    uint32_t *slots;
+    uint64_t *slots;
     if (cap > SIZE_MAX / 2 / sizeof *slots)
         ph_oom();
     slots = ph_xcalloc(cap, sizeof *slots);
-    for (i = 1; i < p->nstrs; i++) {
-        size_t j = p->strs[i].hash & (cap - 1);
-        while (slots[j])
-            j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)i;
+    for (i = 0; i <= p->strmask; i++) {
+        uint64_t v = p->strslots[i];
+        size_t j;
+        if (!v)
+            continue;
+        for (j = (v >> 32) & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
+            ;
+        slots[j] = v;
     }
     free(p->strslots);
     p->strslots = slots;
@@ -103,9 +114,12 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     h64 = ph_hash_bytes(s, len, p->seed);
     h = (uint32_t)h64;
     for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
-        e = &p->strs[p->strslots[i]];
-        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-            return p->strslots[i];
+        uint64_t v = p->strslots[i];
+        if ((uint32_t)(v >> 32) != h)
+            continue;
+        e = &p->strs[(uint32_t)v];
+        if (e->len == len && memcmp(e->s, s, len) == 0)
+            return (ph_str)(uint32_t)v;
     }
     if (p->nstrs >= UINT32_MAX)
         ph_oom();
@@ -120,7 +134,7 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     e->s = copy;
     e->len = (uint32_t)len;
     e->hash = h;
-    p->strslots[i] = (uint32_t)p->nstrs;
+    p->strslots[i] = slot_of(h, p->nstrs);
     p->nstrs++;
     if (p->nstrs * 2 > p->strmask + 1)
         grow_slots(p);
@@ -135,9 +149,13 @@ ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
         return 0;
     h = (uint32_t)ph_hash_bytes(s, len, p->seed);
     for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
-        const ph_strent *e = &p->strs[p->strslots[i]];
-        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-            return p->strslots[i];
+        uint64_t v = p->strslots[i];
+        const ph_strent *e;
+        if ((uint32_t)(v >> 32) != h)
+            continue;
+        e = &p->strs[(uint32_t)v];
+        if (e->len == len && memcmp(e->s, s, len) == 0)
+            return (ph_str)(uint32_t)v;
     }
     return 0;
 }

@@ -5,7 +5,8 @@
  * parts); errors; and round trips read -> write -> read compared
  * structurally (functions, rows per position, calls, jumps, parts,
  * events), on the example and on every real sample in samples/callgrind;
- * and a run's thread and dump files loaded as parts. */
+ * a run's thread and dump files loaded as parts; the one-pass cost-line
+ * tokenizer, and every sample read the same through it and without it. */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
@@ -16,7 +17,9 @@
 #include <unistd.h>
 
 #include "exporters/exporters.h"
+#include "importers/callgrind_priv.h"
 #include "importers/importers.h"
+#include "importers/parse_jobs.h"
 #include "suites.h"
 
 static const char example[] =
@@ -552,51 +555,180 @@ static void test_round_trip_no_parts(void)
 
 /* Every real sample that is a single file (the run's sibling files are
  * not loaded from memory). */
-static void test_round_trip_samples(void)
+/* The bytes of a file (len > 0), or NULL. */
+static char *slurp(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)*len + 1);
+    if (*len <= 0 || fread(buf, 1, (size_t)*len, f) != (size_t)*len) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* The real samples: open_samples, then next_sample gives the bytes of
+ * each (NULL at the end) and its file name. */
+static DIR *open_samples(void)
 {
     const char *top = getenv("top_srcdir");
-    char dir[1024], path[2048];
-    DIR *d;
-    struct dirent *de;
-    int n = 0;
+    char dir[1024];
 
     snprintf(dir, sizeof dir, "%s/samples/callgrind", top ? top : ".");
-    d = opendir(dir);
-    if (!d)
-        return;
+    return opendir(dir);
+}
+
+static char *next_sample(DIR *d, long *len, const char **name)
+{
+    const char *top = getenv("top_srcdir");
+    struct dirent *de;
+    char path[2048];
+
     while ((de = readdir(d)) != NULL) {
-        FILE *f;
         char *buf;
-        long len;
-        ph_profile *p, *q;
         if (de->d_name[0] == '.' || strstr(de->d_name, ".out") == NULL)
             continue;
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        f = fopen(path, "rb");
-        if (!f)
-            continue;
-        fseek(f, 0, SEEK_END);
-        len = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        buf = malloc((size_t)len + 1);
-        if (len == 0 || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            fclose(f);
-            continue;
+        snprintf(path, sizeof path, "%s/samples/callgrind/%s",
+                 top ? top : ".", de->d_name);
+        buf = slurp(path, len);
+        if (buf) {
+            *name = de->d_name;
+            return buf;
         }
-        fclose(f);
+    }
+    return NULL;
+}
+
+static void test_round_trip_samples(void)
+{
+    DIR *d = open_samples();
+    const char *name;
+    char *buf;
+    long len;
+    int n = 0;
+
+    if (!d)
+        return;
+    while ((buf = next_sample(d, &len, &name)) != NULL) {
+        ph_profile *p, *q;
         p = read_mem(buf, (size_t)len, NULL);
         CU_ASSERT_PTR_NOT_NULL(p);
         if (p) {
             q = round_trip(p);
             CU_ASSERT_PTR_NOT_NULL(q);
             if (q) {
-                CU_ASSERT(same_ir(p, q, de->d_name));
+                CU_ASSERT(same_ir(p, q, name));
                 ph_profile_free(q);
             }
             ph_profile_free(p);
             n++;
         }
+        free(buf);
+    }
+    closedir(d);
+    CU_ASSERT(n > 0);
+}
+
+/* The one-pass cost-line tokenizer: what it reads, what it leaves to the
+ * ordinary parser. */
+static void test_cost_tokens(void)
+{
+    static const struct {
+        const char *line;       /* with its line end */
+        unsigned ntok;          /* PH_CGTOK_NONE: the ordinary parser's */
+        uint64_t v1;            /* the second token's value */
+        uint8_t k0;             /* the first token's kind */
+        size_t len;             /* the line without its end */
+    } cases[] = {
+        {"12 3 0\n", 3, 3, PH_CGTOK_ABS, 6},
+        {"+2 * 5\r\n", 3, 0, PH_CGTOK_PLUS, 6},
+        {"-7\t0x1F  9 \n", 3, 31, PH_CGTOK_MINUS, 11},
+        {"* 0X10\n", 2, 16, PH_CGTOK_SAME, 6},
+        {"9999999999999999999 1\n", 2, 1, PH_CGTOK_ABS, 21},
+        {"10000000000000000000 1\n", PH_CGTOK_NONE, 0, 0, 0}, /* 20 digits */
+        {"0x 1\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"12+4 1\n", PH_CGTOK_NONE, 0, 0, 0},          /* a range */
+        {"1 2.5\n", PH_CGTOK_NONE, 0, 0, 0},           /* a fraction */
+        {"1 2\r3\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"1 2", PH_CGTOK_NONE, 0, 0, 0},                /* no line end */
+        {"1 +\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"1 **\n", PH_CGTOK_NONE, 0, 0, 0},
+    };
+    uint64_t val[8];
+    uint8_t kind[8];
+    size_t i;
+    const char *nul = "1 2\0003\n", *three = "1 2 3\n", *e, *next;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *l = cases[i].line;
+        size_t n = strlen(l);
+        unsigned got = ph_cg_cost_tokens(l, l + n, 8, val, kind, &e, &next);
+        CU_ASSERT_EQUAL(got, cases[i].ntok);
+        if (got != cases[i].ntok || got == PH_CGTOK_NONE)
+            continue;
+        CU_ASSERT_EQUAL(val[1], cases[i].v1);
+        CU_ASSERT_EQUAL(kind[0], cases[i].k0);
+        CU_ASSERT_EQUAL((size_t)(e - l), cases[i].len);
+        CU_ASSERT_PTR_EQUAL(next, l + n);
+    }
+    /* A NUL byte stops it: the data ends there, the scanner decides. */
+    CU_ASSERT_EQUAL(ph_cg_cost_tokens(nul, nul + 6, 8, val, kind, &e, &next),
+                    PH_CGTOK_NONE);
+    /* More tokens than asked for. */
+    CU_ASSERT_EQUAL(ph_cg_cost_tokens(three, three + 6, 2, val, kind, &e,
+                                      &next), PH_CGTOK_NONE);
+}
+
+/* Every real sample reads the same with one thread, a blank before each
+ * line (no line starts with a token: the ordinary parser reads them all)
+ * and with two threads (the look-ahead workers tokenize). */
+static void test_fast_path_samples(void)
+{
+    DIR *d = open_samples();
+    const char *name;
+    char *buf;
+    long len;
+    int n = 0;
+
+    if (!d)
+        return;
+    while ((buf = next_sample(d, &len, &name)) != NULL) {
+        char *blank = malloc(2 * (size_t)len + 2), *w = blank;
+        ph_profile *p, *q, *t;
+        long i;
+
+        *w++ = ' ';
+        for (i = 0; i < len; i++) {
+            *w++ = buf[i];
+            if (buf[i] == '\n' && i + 1 < len)
+                *w++ = ' ';
+        }
+        ph_set_parse_jobs(1);
+        p = read_mem(buf, (size_t)len, NULL);
+        q = read_mem(blank, (size_t)(w - blank), NULL);
+        ph_set_parse_jobs(2);
+        t = read_mem(buf, (size_t)len, NULL);
+        ph_set_parse_jobs(0);
+        CU_ASSERT_PTR_NOT_NULL(p);
+        CU_ASSERT_PTR_NOT_NULL(q);
+        CU_ASSERT_PTR_NOT_NULL(t);
+        if (p && q && t) {
+            CU_ASSERT(same_ir(p, q, name));
+            CU_ASSERT(same_ir(p, t, name));
+            n++;
+        }
+        ph_profile_free(p);
+        ph_profile_free(q);
+        ph_profile_free(t);
+        free(blank);
         free(buf);
     }
     closedir(d);
@@ -690,4 +822,7 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "round trip, no parts", test_round_trip_no_parts);
     CU_add_test(s, "round trip, samples", test_round_trip_samples);
     CU_add_test(s, "a run's files as parts", test_run_files);
+    CU_add_test(s, "one-pass cost-line tokens", test_cost_tokens);
+    CU_add_test(s, "one-pass reading = the ordinary parser",
+                test_fast_path_samples);
 }
