@@ -258,6 +258,7 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
 {
     size_t *w = ph_xcalloc(g->ncols + 1, sizeof *w);
     size_t used = 0, room = 0, last = 0, head_last = 0, over;
+    int no_room = 0;   /* a PH_GRID_ELIDE fill under its width */
     int first = 1;
     char buf[40];
 
@@ -276,6 +277,7 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
         if (c->flags & PH_GRID_FILL) {
             long r = (long)ph_report_width - (long)used + c->slack;
             room = r > c->width ? (size_t)r : (size_t)c->width;
+            no_room = r < c->width;
         } else {
             used += w[k];
         }
@@ -305,6 +307,9 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
                 continue;
             if (!x && k > head_last)   /* the heading ends at its last */
                 break;
+            if (x && (c->flags & PH_GRID_ELIDE) &&
+                (!s[0] || ((c->flags & PH_GRID_FILL) && no_room)))
+                continue;
             fputs(first ? "" : c->sep ? c->sep : "  ", out);
             first = 0;
             if ((c->flags & PH_GRID_LEFT) && k == last)
@@ -510,6 +515,21 @@ void ph_grid_emit_rows(const ph_grid *g, ph_emit *em, size_t from,
         if (more)
             more(em, i, ctx);
         ph_emit_end(em);
+    }
+    ph_emit_end(em);
+}
+
+void ph_grid_emit_pairs(const ph_grid *g, ph_emit *em, size_t key,
+                        size_t val)
+{
+    char buf[40];
+
+    ph_emit_map(em, 1);
+    for (size_t i = 0; i < g->nrows; i++) {
+        if (!in_data(g, i))
+            continue;
+        ph_emit_key(em, value_text(at(g, i, key), buf));
+        emit_cell(&g->cols[val], at(g, i, val), em);
     }
     ph_emit_end(em);
 }

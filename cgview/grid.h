@@ -41,6 +41,9 @@ enum {
      * 1, new: 2}), each row a map of its other keys, instead of a list
      * of row maps. */
     PH_GRID_KEY = 1u << 5,
+    /* Text: an empty cell is left out with the text before it; with
+     * PH_GRID_FILL, so is every cell when the room is under the width. */
+    PH_GRID_ELIDE = 1u << 6,
 };
 
 typedef struct ph_grid_col {
@@ -116,6 +119,10 @@ void ph_grid_emit(const ph_grid *g, ph_emit *em);
 typedef void (*ph_grid_more)(ph_emit *em, size_t row, void *ctx);
 void ph_grid_emit_rows(const ph_grid *g, ph_emit *em, size_t from,
                        size_t to, ph_grid_more more, void *ctx);
+/* One flow map of column val's cells keyed by column key's ("totals":
+ * {Ir: 1, Dr: 2}), the rows in the data formats. */
+void ph_grid_emit_pairs(const ph_grid *g, ph_emit *em, size_t key,
+                        size_t val);
 /* The keys of row i into a map the caller opened (and closes). */
 void ph_grid_emit_row(const ph_grid *g, ph_emit *em, size_t i);
 

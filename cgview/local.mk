@@ -7,7 +7,8 @@ profhub_SOURCES += cgview/cli.c cgview/formats.c cgview/info.c \
 profhub_SOURCES += cgview/record.c cgview/record_check.c \
 	cgview/record_check.h cgview/collectors.c
 profhub_SOURCES += cgview/emit.c cgview/emit.h cgview/report.h \
-	cgview/report_common.c cgview/grid.c cgview/grid.h cgview/report_table.c cgview/report_graph.c \
+	cgview/report_common.c cgview/report_head.c cgview/grid.c cgview/grid.h \
+	cgview/report_table.c cgview/report_graph.c \
 	cgview/report_gprof.c cgview/report_gprof_source.c \
 	cgview/report_annotate.c cgview/annotate.c cgview/annotate.h \
 	cgview/derived.c cgview/report_disasm.c cgview/objdump.c cgview/objdump.h

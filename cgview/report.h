@@ -121,6 +121,8 @@ size_t ph_report_cost_cols(const ph_report *r, ph_grid *g,
                            const ph_grid_col *group, const char *csv_prefix);
 void ph_report_cost_cells(const ph_report *r, ph_grid *g, size_t col,
                           const int64_t *v);
+/* Whether the report shows event e (not a non-additive one). */
+int ph_report_event_shown(const ph_event *e);
 /* A flow map of every shown event's value for the real values v. */
 void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v);
 /* The text header: profile, command, parts, events with totals. */

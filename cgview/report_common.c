@@ -1,7 +1,6 @@
-/* report_common.c -- what every view of the summary report shares: the
- * header (profile, command, parts, events and totals) in text and as data,
- * one function object as data, percentages, and fitting names into the
- * report's width (--width, $COLUMNS, the terminal; no cut in a pipe). */
+/* report_common.c -- what every view of the summary report shares: an
+ * event's numbers, one function object as data, percentages, and fitting
+ * names into the report's width (--width, $COLUMNS, the terminal; no cut in a pipe). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -134,55 +133,13 @@ const char *ph_report_base(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
-static int event_shown(const ph_event *e)
+int ph_report_event_shown(const ph_event *e)
 {
     return !(e->flags & PH_EV_NONADDITIVE);
 }
 
-static const char *part_label(const ph_profile *p, const ph_part *pt,
-                              char *buf, size_t size)
-{
-    if (pt->tid >= 0 && pt->name)
-        snprintf(buf, size, "thread %" PRId64 " (%s)", pt->tid,
-                 ph_str_get(p, pt->name));
-    else if (pt->name)
-        snprintf(buf, size, "%s", ph_str_get(p, pt->name));
-    else if (pt->tid >= 0)
-        snprintf(buf, size, "thread %" PRId64, pt->tid);
-    else if (pt->number >= 0)
-        snprintf(buf, size, "%s %" PRId64, ph_cli_part_kind(pt->kind),
-                 pt->number);
-    else
-        snprintf(buf, size, "%s", ph_cli_part_kind(pt->kind));
-    return buf;
-}
-
 /* ------------------------------------------------------------------ */
-/* Text header                                                         */
-
-static void print_parts(ph_report *r, FILE *out)
-{
-    ph_profile *p = r->p;
-    size_t i, n = ph_part_count(p);
-    char label[256], fit[PH_REPORT_MAXW + 1];
-
-    if (n <= 1)
-        return;
-    if (r->topts.part == PH_ALL_PARTS)
-        fprintf(out, "parts:    %zu, all summed\n", n);
-    else
-        fprintf(out, "parts:    %zu, showing part %d only\n", n,
-                r->topts.part + 1);
-    for (i = 0; i < n && i < 32; i++) {
-        const ph_part *pt = ph_part_at(p, i);
-        part_label(p, pt, label, sizeof label);
-        fprintf(out, "%8zu%c %s\n", i + 1,
-                (int)i == r->topts.part ? '*' : ' ',
-                ph_report_fit(fit, sizeof fit, label, PH_REPORT_WIDTH - 11));
-    }
-    if (n > 32)
-        fprintf(out, "          ... %zu more\n", n - 32);
-}
+/* Numbers and self costs                                              */
 
 const char *ph_report_number(const ph_report *r, const ph_event *ev,
                              double v, char *buf)
@@ -216,73 +173,8 @@ double ph_report_self(const ph_report *r, const ph_entry *e)
     return ph_entry_value(t, e, r->ev, 0);
 }
 
-void ph_report_print_head(ph_report *r, FILE *out)
-{
-    ph_profile *p = r->p;
-    const char *fmt = ph_profile_format(p) ? ph_profile_format(p) : "?";
-    const char *cmd = ph_meta_get(p, "cmd");
-    size_t i, n = ph_event_count(p), wn = 4, wv = 5;
-    char fit[PH_REPORT_MAXW + 1], num[40], desc[512];
-
-    fprintf(out, "profile:  %s (%s)\n",
-            ph_report_fit(fit, sizeof fit, r->path,
-                          PH_REPORT_WIDTH - 13 - strlen(fmt)),
-            fmt);
-    if (cmd)
-        fprintf(out, "command:  %s\n",
-                ph_report_fit(fit, sizeof fit, cmd, PH_REPORT_WIDTH - 10));
-    print_parts(r, out);
-    for (i = 0; i < n; i++) {
-        const ph_event *e = ph_event_at(p, i);
-        if (!event_shown(e))
-            continue;
-        if (ph_str_len(p, e->name) > wn)
-            wn = ph_str_len(p, e->name);
-        ph_report_number(r, e, ph_event_eval(p, e, r->table->totals), num);
-        if (strlen(num) > wv)
-            wv = strlen(num);
-    }
-    if (wn > 16)
-        wn = 16;
-    for (i = 0; i < n; i++) {
-        const ph_event *e = ph_event_at(p, i);
-        size_t used;
-        if (!event_shown(e))
-            continue;
-        ph_report_number(r, e, ph_event_eval(p, e, r->table->totals), num);
-        desc[0] = '\0';
-        if (e->long_name)
-            snprintf(desc, sizeof desc, "%s", ph_str_get(p, e->long_name));
-        {
-            const char *unit = NULL;
-            size_t l = strlen(desc);
-            if (ph_event_shown(p, e, &unit, NULL) != 1.0 && unit)
-                snprintf(desc + l, sizeof desc - l, "%sshown in %s",
-                         l ? ", " : "", unit);
-        }
-        if (e->flags & PH_EV_DERIVED) {
-            size_t l = strlen(desc);
-            snprintf(desc + l, sizeof desc - l, "%s= %s", l ? " " : "",
-                     ph_str_get(p, e->formula));
-        }
-        fprintf(out, "%s %-*s %*s", i ? "         " : "events:  ", (int)wn,
-                ph_report_fit(fit, sizeof fit, ph_str_get(p, e->name), wn),
-                (int)wv, num);
-        used = 10 + wn + 1 + wv;
-        if (desc[0] && used + 2 + 8 <= PH_REPORT_WIDTH)
-            fprintf(out, "  %s",
-                    ph_report_fit(fit, sizeof fit, desc,
-                                  PH_REPORT_WIDTH - used - 2));
-        fputc('\n', out);
-    }
-    const char *approx = r->approx ? r->approx : ph_profile_approx(p);
-    if (approx)
-        fprintf(out, "note:     %s\n",
-                ph_report_fit(fit, sizeof fit, approx, PH_REPORT_WIDTH - 10));
-}
-
 /* ------------------------------------------------------------------ */
-/* Data header and entries                                             */
+/* Entries                                                             */
 
 void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
 {
@@ -292,7 +184,7 @@ void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
     ph_emit_map(e, 1);
     for (i = 0; i < n; i++) {
         const ph_event *ev = ph_event_at(p, i);
-        if (!event_shown(ev))
+        if (!ph_report_event_shown(ev))
             continue;
         ph_emit_key(e, ph_str_get(p, ev->name));
         if (ev->flags & PH_EV_DERIVED)
@@ -301,69 +193,6 @@ void ph_report_emit_costs(ph_report *r, ph_emit *e, const int64_t *v)
             ph_emit_int(e, v[ev->slot]);
     }
     ph_emit_end(e);
-}
-
-void ph_report_emit_head(ph_report *r, ph_emit *e)
-{
-    ph_profile *p = r->p;
-    size_t i, n = ph_part_count(p);
-    char label[256];
-
-    ph_emit_key(e, "profile");
-    ph_emit_map(e, 0);
-    ph_emit_key(e, "format");
-    ph_emit_str(e, ph_profile_format(p));
-    ph_emit_key(e, "command");
-    ph_emit_str(e, ph_meta_get(p, "cmd"));
-    ph_emit_key(e, "parts");
-    ph_emit_list(e, 0);
-    for (i = 0; i < n; i++) {
-        const ph_part *pt = ph_part_at(p, i);
-        ph_emit_map(e, 1);
-        ph_emit_key(e, "part");
-        ph_emit_uint(e, i + 1);
-        ph_emit_key(e, "kind");
-        ph_emit_str(e, ph_cli_part_kind(pt->kind));
-        ph_emit_key(e, "name");
-        ph_emit_str(e, part_label(p, pt, label, sizeof label));
-        ph_emit_key(e, "thread");
-        if (pt->tid >= 0)
-            ph_emit_int(e, pt->tid);
-        else
-            ph_emit_null(e);
-        ph_emit_key(e, "selected");
-        ph_emit_bool(e, r->topts.part == PH_ALL_PARTS ||
-                            r->topts.part == (int)i);
-        ph_emit_end(e);
-    }
-    ph_emit_end(e);
-    ph_emit_end(e);
-
-    ph_emit_key(e, "events");
-    ph_emit_list(e, 0);
-    for (i = 0; i < ph_event_count(p); i++) {
-        const ph_event *ev = ph_event_at(p, i);
-        if (!event_shown(ev))
-            continue;
-        ph_emit_map(e, 1);
-        ph_emit_key(e, "name");
-        ph_emit_str(e, ph_str_get(p, ev->name));
-        ph_emit_key(e, "long_name");
-        ph_emit_str(e, ev->long_name ? ph_str_get(p, ev->long_name) : NULL);
-        ph_emit_key(e, "formula");
-        ph_emit_str(e, ev->formula ? ph_str_get(p, ev->formula) : NULL);
-        /* Values stay the raw counts; value * scale is in unit (gmon's
-         * ticks: scale 1/rate, unit seconds), as info says it too. */
-        ph_emit_key(e, "unit");
-        ph_emit_str(e, ev->unit ? ph_str_get(p, ev->unit) : NULL);
-        ph_emit_key(e, "scale");
-        ph_emit_num(e, ev->scale != 0 ? ev->scale : 1.0);
-        ph_emit_end(e);
-    }
-    ph_emit_end(e);
-
-    ph_emit_key(e, "totals");
-    ph_report_emit_costs(r, e, r->table->totals);
 }
 
 /* The function row: name, file, object, self and inclusive of every
@@ -384,7 +213,7 @@ size_t ph_report_cost_cols(const ph_report *r, ph_grid *g,
     for (size_t k = 0; k < ph_event_count(p); k++) {
         const ph_event *ev = ph_event_at(p, k);
         char csv[256];
-        if (!event_shown(ev))
+        if (!ph_report_event_shown(ev))
             continue;
         snprintf(csv, sizeof csv, "%s%s%s", csv_prefix ? csv_prefix : "",
                  csv_prefix ? "_" : "", ph_str_get(p, ev->name));
@@ -440,7 +269,7 @@ void ph_report_cost_cells(const ph_report *r, ph_grid *g, size_t col,
     ph_grid_null(g, col++);
     for (size_t k = 0; k < ph_event_count(r->p); k++) {
         const ph_event *ev = ph_event_at(r->p, k);
-        if (!event_shown(ev))
+        if (!ph_report_event_shown(ev))
             continue;
         if (ev->flags & PH_EV_DERIVED)
             ph_grid_num(g, col++, ph_event_eval(r->p, ev, v));
