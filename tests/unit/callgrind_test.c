@@ -607,7 +607,9 @@ static char *next_sample(DIR *d, long *len, const char **name)
     return NULL;
 }
 
-static void test_round_trip_samples(void)
+/* check(name, buf, len) on every real callgrind sample, which must
+ * say whether it compared the sample; at least one must be compared. */
+static void each_sample(int (*check)(const char *, const char *, long))
 {
     DIR *d = open_samples();
     const char *name;
@@ -618,23 +620,32 @@ static void test_round_trip_samples(void)
     if (!d)
         return;
     while ((buf = next_sample(d, &len, &name)) != NULL) {
-        ph_profile *p, *q;
-        p = read_mem(buf, (size_t)len, NULL);
-        CU_ASSERT_PTR_NOT_NULL(p);
-        if (p) {
-            q = round_trip(p);
-            CU_ASSERT_PTR_NOT_NULL(q);
-            if (q) {
-                CU_ASSERT(same_ir(p, q, name));
-                ph_profile_free(q);
-            }
-            ph_profile_free(p);
-            n++;
-        }
+        n += check(name, buf, len);
         free(buf);
     }
     closedir(d);
     CU_ASSERT(n > 0);
+}
+
+static int round_trips(const char *name, const char *buf, long len)
+{
+    ph_profile *p = read_mem(buf, (size_t)len, NULL), *q;
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p)
+        return 0;
+    q = round_trip(p);
+    CU_ASSERT_PTR_NOT_NULL(q);
+    if (q) {
+        CU_ASSERT(same_ir(p, q, name));
+        ph_profile_free(q);
+    }
+    ph_profile_free(p);
+    return 1;
+}
+
+static void test_round_trip_samples(void)
+{
+    each_sample(round_trips);
 }
 
 /* The one-pass cost-line tokenizer: what it reads, what it leaves to the
@@ -690,49 +701,42 @@ static void test_cost_tokens(void)
 /* Every real sample reads the same with one thread, a blank before each
  * line (no line starts with a token: the ordinary parser reads them all)
  * and with two threads (the look-ahead workers tokenize). */
+static int reads_every_way(const char *name, const char *buf, long len)
+{
+    char *blank = malloc(2 * (size_t)len + 2), *w = blank;
+    ph_profile *p, *q, *t;
+    int ok;
+
+    *w++ = ' ';
+    for (long i = 0; i < len; i++) {
+        *w++ = buf[i];
+        if (buf[i] == '\n' && i + 1 < len)
+            *w++ = ' ';
+    }
+    ph_set_parse_jobs(1);
+    p = read_mem(buf, (size_t)len, NULL);
+    q = read_mem(blank, (size_t)(w - blank), NULL);
+    ph_set_parse_jobs(2);
+    t = read_mem(buf, (size_t)len, NULL);
+    ph_set_parse_jobs(0);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    CU_ASSERT_PTR_NOT_NULL(q);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    ok = p && q && t;
+    if (ok) {
+        CU_ASSERT(same_ir(p, q, name));
+        CU_ASSERT(same_ir(p, t, name));
+    }
+    ph_profile_free(p);
+    ph_profile_free(q);
+    ph_profile_free(t);
+    free(blank);
+    return ok;
+}
+
 static void test_fast_path_samples(void)
 {
-    DIR *d = open_samples();
-    const char *name;
-    char *buf;
-    long len;
-    int n = 0;
-
-    if (!d)
-        return;
-    while ((buf = next_sample(d, &len, &name)) != NULL) {
-        char *blank = malloc(2 * (size_t)len + 2), *w = blank;
-        ph_profile *p, *q, *t;
-        long i;
-
-        *w++ = ' ';
-        for (i = 0; i < len; i++) {
-            *w++ = buf[i];
-            if (buf[i] == '\n' && i + 1 < len)
-                *w++ = ' ';
-        }
-        ph_set_parse_jobs(1);
-        p = read_mem(buf, (size_t)len, NULL);
-        q = read_mem(blank, (size_t)(w - blank), NULL);
-        ph_set_parse_jobs(2);
-        t = read_mem(buf, (size_t)len, NULL);
-        ph_set_parse_jobs(0);
-        CU_ASSERT_PTR_NOT_NULL(p);
-        CU_ASSERT_PTR_NOT_NULL(q);
-        CU_ASSERT_PTR_NOT_NULL(t);
-        if (p && q && t) {
-            CU_ASSERT(same_ir(p, q, name));
-            CU_ASSERT(same_ir(p, t, name));
-            n++;
-        }
-        ph_profile_free(p);
-        ph_profile_free(q);
-        ph_profile_free(t);
-        free(blank);
-        free(buf);
-    }
-    closedir(d);
-    CU_ASSERT(n > 0);
+    each_sample(reads_every_way);
 }
 
 static void write_file(const char *dir, const char *name, const char *text)
