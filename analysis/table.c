@@ -362,13 +362,12 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     int graph = has_call_graph(p);
     for (size_t g = 0; g < ng; g++) {
         int64_t *gs = self + g * w;
-        ph_entry tmp = {0};
-        tmp.name = gt.names[g] ? gt.names[g]
-                   : o->group == PH_GROUP_CLASS ? "(no class)" : "???";
-        if (!ph_table_keeps_name(o, tmp.name))
+        const char *name = gt.names[g] ? gt.names[g]
+                           : o->group == PH_GROUP_CLASS ? "(no class)" : "???";
+        if (!ph_table_keeps_name(o, name))
             continue;
         ph_entry *e = ph_table_push_entry(t, cap);
-        e->name = tmp.name;
+        e->name = name;
         e->file = e->object = "";
         e->has_incl = graph;
         e->calls = calls[g];

@@ -57,6 +57,9 @@ typedef struct writer {
     int overflow;
     uint32_t *lslots;
     size_t lmask;
+    /* one sample's labels, reused from sample to sample */
+    Perftools__Profiles__Label *labels, **label_at;
+    size_t label_cap;
 } writer;
 
 static uint64_t hash_bytes(const void *d, size_t n)
@@ -299,22 +302,29 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
     pb->n_comment = nc;
 }
 
-/* Labels of one sample; the part goes in as a "thread" label when the
- * profile has several parts and the sample has no thread label yet. */
+/* Labels of one sample (in the writer's label buffer, valid until the
+ * next call); the part goes in as a "thread" label when the profile has
+ * several parts and the sample has no thread label yet. */
 static Perftools__Profiles__Label **make_labels(writer *w, const ph_sample *s,
                                                 size_t *n, int many_parts)
 {
     size_t nl = s ? s->nlabels : 0;
-    Perftools__Profiles__Label **out = ph_xcalloc(nl + 2, sizeof *out);
-    Perftools__Profiles__Label *l = ph_xcalloc(nl + 1, sizeof *l);
+    Perftools__Profiles__Label *l;
     int has_thread = 0;
+    if (nl + 1 > w->label_cap) {
+        w->label_cap = 2 * (nl + 1);
+        w->labels = ph_xrealloc(w->labels, w->label_cap * sizeof *w->labels);
+        w->label_at = ph_xrealloc(w->label_at,
+                                  w->label_cap * sizeof *w->label_at);
+    }
+    l = w->labels;
     for (size_t i = 0; i < nl; i++) {
         perftools__profiles__label__init(&l[i]);
         l[i].key = str_of(w, s->labels[i].key);
         l[i].str = str_of(w, s->labels[i].str);
         l[i].num = s->labels[i].num;
         l[i].num_unit = str_of(w, s->labels[i].num_unit);
-        out[i] = &l[i];
+        w->label_at[i] = &l[i];
         if (!strncmp(ph_str_get(w->p, s->labels[i].key), "thread", 6))
             has_thread = 1;
     }
@@ -325,16 +335,11 @@ static Perftools__Profiles__Label **make_labels(writer *w, const ph_sample *s,
             l[nl].num = s->part->tid;
         else
             l[nl].num = s->part->index;
-        out[nl] = &l[nl];
+        w->label_at[nl] = &l[nl];
         nl++;
     }
     *n = nl;
-    if (nl == 0) {
-        free(out);
-        free(l);
-        return NULL;
-    }
-    return out;
+    return nl ? w->label_at : NULL;
 }
 
 /* Write the samples of the stack view, one at a time. */
@@ -364,9 +369,6 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
                                    w->factor[k], &w->overflow);
         s.label = make_labels(w, ss->src, &s.n_label, many_parts);
         ph_pb_out_field(ob, PH_PPROF_SAMPLE, &s.base);
-        if (s.n_label)
-            free(s.label[0]);
-        free(s.label);
     }
     free(ids);
     free(vals);
@@ -398,6 +400,8 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->keys);
     free(w->key_at);
     free(w->lslots);
+    free(w->labels);
+    free(w->label_at);
     free(w->tab.s);
     free(w->tab.slots);
     free(w->tab.by_str);

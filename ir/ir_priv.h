@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "varint.h"
 
 /* ------------------------------------------------------------------ */
 /* Arena (arena.c)                                                     */
@@ -109,49 +110,6 @@ static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
     return h ^ (h >> 32);
 }
 
-/* LEB128 varints, zigzag for signed values (rows.c, calls.c). */
-static inline uint64_t ph_zigzag(int64_t v)
-{
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-}
-
-static inline int64_t ph_unzigzag(uint64_t v)
-{
-    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static inline unsigned char *ph_put_varint(unsigned char *d, uint64_t v)
-{
-    while (v >= 0x80) {
-        *d++ = (unsigned char)(v | 0x80);
-        v >>= 7;
-    }
-    *d++ = (unsigned char)v;
-    return d;
-}
-
-static inline const unsigned char *ph_get_varint(const unsigned char *s,
-                                                 const unsigned char *end,
-                                                 uint64_t *v)
-{
-    uint64_t r = 0;
-    unsigned shift = 0;
-    if (s < end && *s < 0x80) {   /* the common one-byte case */
-        *v = *s;
-        return s + 1;
-    }
-    while (s < end) {
-        unsigned char c = *s++;
-        if (shift < 64)
-            r |= (uint64_t)(c & 0x7f) << shift;
-        shift += 7;
-        if (!(c & 0x80))
-            break;
-    }
-    *v = r;
-    return s;
-}
-
 /* Sums of costs saturate instead of overflowing (costs come from untrusted
  * files; signed overflow would be undefined, and a wrapped sum turned a
  * huge total negative) and set the flag ph_cost_overflowed() reports. */
@@ -171,8 +129,7 @@ static inline int64_t ph_add_sat(int64_t a, int64_t b)
 
 typedef struct ph_strent {
     const char *s;
-    uint32_t len;
-    uint32_t hash;          /* low bits of the hash, to skip memcmp */
+    uint32_t len;           /* (its hash is kept in the slot, strtab.c) */
 } ph_strent;
 
 typedef struct ph_expr ph_expr;       /* events.c */

@@ -56,7 +56,6 @@ void ph_strtab_init(ph_profile *p)
     p->strs = ph_xmalloc(p->capstrs * sizeof *p->strs);
     p->strs[0].s = "";
     p->strs[0].len = 0;
-    p->strs[0].hash = 0;
     p->nstrs = 1;
     p->strmask = 511;
     p->strslots = ph_xcalloc(p->strmask + 1, sizeof *p->strslots);
@@ -100,9 +99,26 @@ static void grow_slots(ph_profile *p)
     p->strmask = cap - 1;
 }
 
+/* The slot of s (hash h) in the table: its handle there, or the empty
+ * slot where it goes. */
+static size_t find_slot(const ph_profile *p, const char *s, size_t len,
+                        uint32_t h)
+{
+    size_t i;
+    for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
+        uint64_t v = p->strslots[i];
+        const ph_strent *e;
+        if ((uint32_t)(v >> 32) != h)
+            continue;
+        e = &p->strs[(uint32_t)v];
+        if (e->len == len && memcmp(e->s, s, len) == 0)
+            break;
+    }
+    return i;
+}
+
 ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 {
-    uint64_t h64;
     uint32_t h;
     size_t i;
     char *copy;
@@ -111,16 +127,10 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
         return 0;
     if (len > UINT32_MAX - 1)
         ph_oom();   /* a 4 GiB name: nothing sensible to do */
-    h64 = ph_hash_bytes(s, len, p->seed);
-    h = (uint32_t)h64;
-    for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
-        uint64_t v = p->strslots[i];
-        if ((uint32_t)(v >> 32) != h)
-            continue;
-        e = &p->strs[(uint32_t)v];
-        if (e->len == len && memcmp(e->s, s, len) == 0)
-            return (ph_str)(uint32_t)v;
-    }
+    h = (uint32_t)ph_hash_bytes(s, len, p->seed);
+    i = find_slot(p, s, len, h);
+    if (p->strslots[i])
+        return (ph_str)(uint32_t)p->strslots[i];
     if (p->nstrs >= UINT32_MAX)
         ph_oom();
     if (p->nstrs == p->capstrs) {
@@ -133,7 +143,6 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     e = &p->strs[p->nstrs];
     e->s = copy;
     e->len = (uint32_t)len;
-    e->hash = h;
     p->strslots[i] = slot_of(h, p->nstrs);
     p->nstrs++;
     if (p->nstrs * 2 > p->strmask + 1)
@@ -143,21 +152,10 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 
 ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
 {
-    uint32_t h;
-    size_t i;
     if (len == 0)
         return 0;
-    h = (uint32_t)ph_hash_bytes(s, len, p->seed);
-    for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
-        uint64_t v = p->strslots[i];
-        const ph_strent *e;
-        if ((uint32_t)(v >> 32) != h)
-            continue;
-        e = &p->strs[(uint32_t)v];
-        if (e->len == len && memcmp(e->s, s, len) == 0)
-            return (ph_str)(uint32_t)v;
-    }
-    return 0;
+    size_t i = find_slot(p, s, len, (uint32_t)ph_hash_bytes(s, len, p->seed));
+    return (ph_str)(uint32_t)p->strslots[i];
 }
 
 ph_str ph_str_intern0(ph_profile *p, const char *s)
