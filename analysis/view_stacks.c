@@ -311,16 +311,24 @@ static void split_self(approx *a, int64_t **pool_out)
         head[f] = i;
         sumw[f] += a->weight[i];
     }
-    /* (node, cost) pairs first: the pool grows, pointers come last */
-    size_t cap = nn + 16, npairs = 0, leaves = 0;
-    int64_t *pool = ph_xcalloc(cap * w + 1, sizeof *pool);
-    uint32_t *pair_node = ph_xmalloc(cap * sizeof *pair_node);
+    /* (node, cost) pairs first, one per node and line of its function,
+     * counted first so the pool is allocated once at its size */
+    size_t *nodes_of = ph_xcalloc(a->nf + 1, sizeof *nodes_of);
+    size_t cap = 0, npairs = 0, leaves = 0;
     for (size_t f = 0; f < a->nf; f++) {
-        size_t l0 = a->line_first[f], l1 = a->line_first[f + 1], nodes = 0;
-        if (head[f] == SIZE_MAX || l0 == l1)
-            continue;
         for (size_t i = head[f]; i != SIZE_MAX; i = next[i])
-            nodes++;
+            nodes_of[f]++;
+        cap += nodes_of[f] * (a->line_first[f + 1] - a->line_first[f]);
+    }
+    if (cap > (SIZE_MAX / sizeof(int64_t) - 1) / (w ? w : 1))
+        ph_oom();
+    int64_t *pool = ph_xmalloc((cap * w + 1) * sizeof *pool);
+    uint32_t *pair_node = ph_xmalloc((cap + 1) * sizeof *pair_node);
+    for (size_t f = 0; f < a->nf; f++) {
+        size_t l0 = a->line_first[f], l1 = a->line_first[f + 1];
+        size_t nodes = nodes_of[f];
+        if (!nodes || l0 == l1)
+            continue;
         int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
         leaves += by_line ? nodes * (l1 - l0) : 0;
         for (size_t l = l0; l < l1; l++) {
@@ -328,12 +336,6 @@ static void split_self(approx *a, int64_t **pool_out)
             /* this line's cost over the nodes, exactly per event */
             size_t first_pair = npairs;
             for (size_t i = head[f]; i != SIZE_MAX; i = next[i]) {
-                if (npairs == cap) {
-                    cap *= 2;
-                    pool = ph_xrealloc(pool, (cap * w + 1) * sizeof *pool);
-                    pair_node = ph_xrealloc(pair_node,
-                                            cap * sizeof *pair_node);
-                }
                 int64_t *c = pool + npairs * w;
                 for (size_t k = 0; k < w; k++)
                     c[k] = share_of(total[k], a->weight[i] / sumw[f]);
@@ -360,6 +362,7 @@ static void split_self(approx *a, int64_t **pool_out)
     }
     *pool_out = pool;
     free(pair_node);
+    free(nodes_of);
     free(head);
     free(next);
     free(sumw);
