@@ -10,9 +10,6 @@
 
 #include "importers/importers.h"
 
-/* Sniffers see at most this many leading bytes (already unwrapped). */
-#define SNIFF_BYTES ((size_t)64 << 10)
-
 #define PH_IMPORTER(n, desc, exts, caps)                                   \
     { #n, desc, exts, ph_##n##_sniff, ph_##n##_read, NULL, caps }
 
@@ -67,8 +64,8 @@ const ph_format *ph_importer_sniff(const unsigned char *data, size_t len)
     const ph_format *best = NULL, *f;
     int best_score = 0;
 
-    if (len > SNIFF_BYTES)
-        len = SNIFF_BYTES;
+    if (len > PH_SNIFF_BYTES)
+        len = PH_SNIFF_BYTES;
     for (f = importers; f->name; f++) {
         int score;
         if (!f->sniff)

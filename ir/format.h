@@ -26,12 +26,17 @@ enum {
     PH_CAP_ADDRS = 1u << 7,     /* instruction addresses */
 };
 
+/* The first bytes of an input that sniffers see. */
+#define PH_SNIFF_BYTES ((size_t)64 << 10)
+
 typedef struct ph_format {
     const char *name;          /* "callgrind": files, -t, descriptor */
     const char *description;   /* one line */
     const char *extensions;    /* space separated, no dots: "pb.gz pprof" */
     /* Confidence 0..100 that data (first bytes, already unwrapped from
-     * gzip; len may be short) is this format.  NULL: never sniffed. */
+     * gzip) is this format.  len is at most PH_SNIFF_BYTES: a shorter
+     * len is the whole input, so a record cut short there is no record
+     * of the format.  NULL: never sniffed. */
     int (*sniff)(const unsigned char *data, size_t len);
     /* Fill p from in.  0 on success; -1 with the error recorded in in. */
     int (*read)(ph_input *in, ph_profile *p);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "ir/format.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_wire.h"
 
@@ -174,19 +175,23 @@ static int looks_like_text(const unsigned char *d, size_t len)
 int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
 {
     size_t pos = 0;
-    int fields = 0, pprof = 0, drcc = 0;
+    int fields = 0, pprof = 0, drcc = 0, cut = 0;
     *kind = '?';
     while (pos < len) {
         uint64_t key, v;
-        if (read_varint(data, len, &pos, &key) < 0)
-            break;                       /* truncated sniff window */
+        if (read_varint(data, len, &pos, &key) < 0) {
+            cut = 1;
+            break;
+        }
         uint64_t f = key >> 3;
         unsigned wt = (unsigned)(key & 7);
         if (f == 0 || f > 15 || (wt != 0 && wt != 2))
             return 0;
         if (wt == 0) {
-            if (read_varint(data, len, &pos, &v) < 0)
+            if (read_varint(data, len, &pos, &v) < 0) {
+                cut = 1;
                 break;
+            }
             if (f <= PH_PPROF_STRING_TABLE)
                 return 0;                /* repeated messages in both */
             if (f >= PH_PPROF_DROP_FRAMES)
@@ -194,13 +199,15 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
             fields++;
             continue;
         }
-        if (read_varint(data, len, &pos, &v) < 0)
+        if (read_varint(data, len, &pos, &v) < 0) {
+            cut = 1;
             break;
+        }
         if (v > len - pos) {
-            /* Truncated by the sniff window: judge what we have. */
             if (fields == 0 && len - pos < 2)
                 return 0;
             fields++;
+            cut = 1;
             break;
         }
         const unsigned char *m = data + pos;
@@ -257,6 +264,11 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
             SEEN(sh, PH_DRCC_SAMPLE_METRIC, 1))
             drcc += 1;                   /* context_id + Metric */
     }
+    /* A field runs past the data: a full window is judged by what it
+     * has; shorter data is the whole input, so no protobuf (text such as
+     * "21) main 20" reads as a field of 49 bytes). */
+    if (cut && len < PH_SNIFF_BYTES)
+        return 0;
     if (fields == 0)
         return 0;
     if (pprof > drcc)

@@ -45,13 +45,17 @@ static void test_tables(void)
     }
 }
 
-/* Text that starts with gmon's magic is another format's when that one
- * claims it: a folded stack whose first frame begins with "gmon" (a fuzz
- * finding, "gmon(1) main 20", read as a gmon file of version 1869771333). */
-static void test_gmon_magic_in_text(void)
+/* Text that starts like a binary format is another format's when that one
+ * claims it: folded stacks whose first frame begins with "gmon" (a fuzz
+ * finding, "gmon(1) main 20", read as a gmon file of version 1869771333)
+ * or with bytes that are a protobuf field's key and length (a fuzz
+ * finding, "21) main 20": field 6, 49 bytes, past the end of the data,
+ * read as a cut pprof file). */
+static void test_binary_magic_in_text(void)
 {
     static const char *folded[] = {
         "gmon(1) main 20\n", "gmon_write;main 3\n", "gmon 7\n",
+        "21) main 20\n21) main 10\n", "2x;main 5\n", "R1 3\n",
     };
     for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++) {
         const ph_format *f = ph_importer_sniff(
@@ -259,7 +263,7 @@ void ph_test_register_sniff(void)
 
     CU_add_test(s, "tables", test_tables);
     CU_add_test(s, "foreign data", test_foreign_data);
-    CU_add_test(s, "gmon's magic in text", test_gmon_magic_in_text);
+    CU_add_test(s, "binary magic in text", test_binary_magic_in_text);
     CU_add_test(s, "real samples, plain and gzip", test_samples);
     CU_add_test(s, "load errors", test_load_errors);
     CU_add_test(s, "exporter for a path", test_exporter_for_path);
