@@ -359,6 +359,11 @@ const int64_t *ph_totals(const ph_profile *cp, int part)
     if (part != PH_ALL_PARTS && part >= 0 && (size_t)part < p->parts.n)
         return get_part_totals(p, (size_t)part);
     a = get_agg(p, part, &sel);
+    /* One part is the whole: its totals serve unless the per-function
+     * sums, which hold the same totals, are there already (info asks for
+     * both and needs no per-function sums: one pass over the rows). */
+    if (!a->have_self && part == PH_ALL_PARTS && p->parts.n == 1)
+        return get_part_totals(p, 0);
     if (!a->have_self)
         fill_self(p, a, sel);
     return a->totals;
