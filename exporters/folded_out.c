@@ -1,8 +1,10 @@
 /* folded_out.c -- write folded stacks ("root;...;leaf COUNT" per line, the
  * input of flamegraph.pl, inferno, speedscope and friends).  One event
- * (-O event=NAME, else the profile's default); identical stacks are summed;
- * inlined frames carry FlameGraph's "_[i]" suffix.  Flat data goes through
- * the stack view's approximation (analysis/).
+ * (-O event=NAME, else the profile's default); stacks of the same names
+ * are one line (the frame tree, frames.h, sums them: stacks that differ
+ * only in lines or addresses are one stack here); inlined frames carry
+ * FlameGraph's "_[i]" suffix.  Flat data goes through the stack view's
+ * approximation (analysis/).
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "exporters/exporters.h"
+#include "exporters/frames.h"
 #include "exporters/out_events.h"
 
 PH_DECLARE_EXPORTER(folded);
@@ -40,15 +43,37 @@ static size_t put_name(ph_output *out, const char *s, size_t n)
     return fixed;
 }
 
+/* "root;...;frame" of frame i (not the root "all"), inlined frames but a
+ * top-level one with FlameGraph's "_[i]"; returns how many names were
+ * changed. */
+static size_t put_path(ph_output *out, const ph_profile *p,
+                       const ph_frames *fr, uint32_t i, uint32_t *path)
+{
+    size_t depth = 0, fixed = 0;
+    for (; i; i = fr->f[i].parent)
+        path[depth++] = i;
+    while (depth-- > 0) {
+        const ph_path_frame *f = &fr->f[path[depth]];
+        fixed += put_name(out, ph_str_get(p, f->func->name),
+                          ph_str_len(p, f->func->name));
+        if (f->inlined && f->parent)
+            ph_output_puts(out, "_[i]");
+        if (depth)
+            ph_output_write(out, ";", 1);
+    }
+    return fixed;
+}
+
 int ph_folded_write(const ph_profile *p, ph_output *out)
 {
-    const ph_stacks *st = ph_stacks_of(p);
+    ph_frames fr;
     size_t ne;
-    ph_stacks_warn(st, out);
+    ph_frames_build(p, out, &fr);
     ph_out_drop_scales(p, out);
     ph_event **evs = ph_out_events(p, out, &ne);
     int pick = ph_out_pick(p, out, evs, ne);
     if (pick < 0) {
+        ph_frames_free(&fr);
         free(evs);
         return ph_output_error_set(out, "the profile has no additive event "
                                    "to write");
@@ -65,44 +90,33 @@ int ph_folded_write(const ph_profile *p, ph_output *out)
                  "the format has none, read back as 'samples')", evname);
         ph_output_drop(out, "event-name", 1, what);
     }
-    /* Sum per node, then one line per node with a value. */
-    int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
-    size_t labelled = 0;
-    for (size_t i = 0; i < st->nsamples; i++) {
-        sum[st->samples[i].node] = ph_cost_add(sum[st->samples[i].node],
-            ph_out_value(p, evs[pick], st->samples[i].cost));
-        labelled += st->samples[i].src && st->samples[i].src->nlabels;
-    }
-    uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);
+    /* One line per frame (distinct path of names) with a value. */
+    uint32_t *path = ph_xmalloc((fr.n + 1) * sizeof *path);
     size_t fixed = 0, written = 0;
-    for (size_t i = 0; i < st->nnodes; i++) {
-        if (!sum[i])
+    for (size_t i = 1; i < fr.n; i++) {
+        int64_t v = ph_out_value(p, evs[pick], ph_frame_self(&fr, i));
+        if (!v)
             continue;
         written++;
-        size_t depth = 0;
-        for (uint32_t n = (uint32_t)i + 1; n; n = st->nodes[n - 1].parent)
-            path[depth++] = n - 1;
-        while (depth-- > 0) {
-            const ph_stk_node *n = &st->nodes[path[depth]];
-            fixed += put_name(out, ph_str_get(p, n->func->name),
-                              ph_str_len(p, n->func->name));
-            if ((n->flags & PH_FRAME_INLINED) && n->parent)
-                ph_output_puts(out, "_[i]");
-            ph_output_write(out, depth ? ";" : " ", 1);
-        }
-        ph_output_i64(out, sum[i]);
+        fixed += put_path(out, p, &fr, (uint32_t)i, path);
+        ph_output_write(out, " ", 1);
+        ph_output_i64(out, v);
         ph_output_write(out, "\n", 1);
     }
+    free(path);
+    ph_frames_free(&fr);
     if (!written) {
         /* An empty file is no profile to any reader (ours included). */
         ph_output_error_set(out, "the profile has no stack with a nonzero "
                             "'%s' (an empty folded file would be no "
                             "profile)", evname);
-        free(path);
-        free(sum);
         free(evs);
         return -1;
     }
+    const ph_stacks *st = ph_stacks_of(p);
+    size_t labelled = 0;
+    for (size_t i = 0; i < st->nsamples; i++)
+        labelled += st->samples[i].src && st->samples[i].src->nlabels;
     if (fixed)
         ph_output_drop(out, "rename", fixed, "frame names with ';', "
                        "control characters or no name (written with ':', "
@@ -113,8 +127,6 @@ int ph_folded_write(const ph_profile *p, ph_output *out)
     if (ph_part_count(p) > 1 && !st->approx)
         ph_output_drop(out, "parts", ph_part_count(p), "parts "
                        "merged into one (the format has no threads)");
-    free(path);
-    free(sum);
     free(evs);
     return 0;
 }

@@ -10,10 +10,12 @@ libph_la_SOURCES += exporters/out_events.h exporters/out_events.c \
 libph_la_SOURCES += exporters/cachegrind_out.c
 # callgrind: callgrind out-file writer.
 libph_la_SOURCES += exporters/callgrind_out.c
+# the frame tree of the folded writer and the pictures.
+libph_la_SOURCES += exporters/frames.h exporters/frames.c
 # pictures: SVG flame graphs, treemaps and call graphs (svg.h is the
 # entry for cgview's draw and report).
 libph_la_SOURCES += exporters/svg.h exporters/svg_priv.h \
-	exporters/svg_frames.h exporters/svg_frames.c exporters/svg_common.c \
+	exporters/svg_common.c \
 	exporters/svg_funcs.c \
 	exporters/svg_flame.c exporters/svg_treemap.c \
 	exporters/svg_callgraph.c exporters/svg_out.c

@@ -9,7 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "exporters/svg.h"
-#include "exporters/svg_frames.h"
+#include "exporters/frames.h"
 
 typedef struct ph_svg_opts {
     ph_event *ev;          /* event drawn (in the NEW profile) */

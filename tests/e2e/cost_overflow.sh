@@ -40,6 +40,16 @@ expect_status 0 "$PROFHUB" merge -o "$tmp/merged.folded" \
     "$tmp/max.folded" "$tmp/max.folded"
 ! grep -q -- '-9' "$tmp/merged.folded" || fail "merge wrapped a sum"
 
+# The pictures' frame tree sums the same way: two stacks of 2^63-1 under
+# one root wrapped to a negative width ("no positive cost to draw").
+printf 'a;b %s\na;c %s\n' "$max" "$max" >"$tmp/two.folded"
+for kind in flame treemap; do
+    expect_status 0 "$PROFHUB" draw "$kind" -o "$tmp/two.$kind.svg" \
+        "$tmp/two.folded"
+    grep -q "went beyond 64 bits" "$tmp/err" ||
+        fail "draw $kind: no overflow warning"
+done
+
 # A sum that fits gives no warning.
 expect_status 0 "$PROFHUB" summary "$SAMPLES/callgrind/chain.default.out"
 ! grep -q "64 bits" "$tmp/err" || fail "a warning without an overflow"

@@ -35,6 +35,8 @@ EXTRA_DIST += tests/e2e/annotate2tsv tests/e2e/treecmp tests/e2e/annocmp \
 	tests/e2e/listcmp
 # The callgrind reader's threads give what one thread gives.
 E2E_TESTS += tests/e2e/parse_jobs.sh
+# the folded writer: each stack of names once (frames.h)
+E2E_TESTS += tests/e2e/folded_stacks.sh
 # cachegrind bad inputs: exact one-line messages.
 E2E_TESTS += tests/e2e/bad_cachegrind.sh
 EXTRA_DIST += tests/bad/cachegrind

@@ -1,7 +1,8 @@
-/* svg_frames.c -- the frame tree of the pictures: the profile's stacks
- * (exact for a context tree, approximated for flat data) folded into one
- * frame per distinct call path of functions, with self and inclusive cost
- * vectors.  ph_frames_build is the one place the svg module reads stacks.
+/* frames.c -- the frame tree of the stack writers and pictures: the
+ * profile's stacks (exact for a context tree, approximated for flat data)
+ * folded into one frame per distinct call path of functions, with self and
+ * inclusive cost vectors.  ph_frames_build is the one place the folded
+ * writer and the svg module read stacks.
  */
 #include "config.h"
 
@@ -10,11 +11,13 @@
 
 #include "analysis/analysis.h"
 #include "ir/hash.h"
-#include "exporters/svg_frames.h"
+#include "exporters/frames.h"
 
-static size_t hash_key(uint32_t parent, const ph_func *f, size_t mask)
+static size_t hash_key(uint32_t parent, const ph_func *f, int inlined,
+                       size_t mask)
 {
-    uint64_t h = ((uint64_t)parent << 32) ^ (uint64_t)(uintptr_t)f;
+    uint64_t h = ((uint64_t)parent << 32 | (uint64_t)(inlined != 0) << 31) ^
+                 (uint64_t)(uintptr_t)f;
     return (size_t)ph_hash64(h) & mask;
 }
 
@@ -24,7 +27,8 @@ static void rehash(ph_frames *fr)
     fr->nslots = fr->nslots ? 2 * fr->nslots : 1024;
     fr->slots = ph_xcalloc(fr->nslots, sizeof *fr->slots);
     for (size_t i = 1; i < fr->n; i++) {
-        size_t h = hash_key(fr->f[i].parent, fr->f[i].func, fr->nslots - 1);
+        size_t h = hash_key(fr->f[i].parent, fr->f[i].func, fr->f[i].inlined,
+                            fr->nslots - 1);
         while (fr->slots[h])
             h = (h + 1) & (fr->nslots - 1);
         fr->slots[h] = (uint32_t)i + 1;
@@ -39,7 +43,7 @@ static uint32_t new_frame(ph_frames *fr, uint32_t parent, const ph_func *f,
         fr->f = ph_xrealloc(fr->f, fr->cap * sizeof *fr->f);
     }
     uint32_t i = (uint32_t)fr->n++;
-    ph_svg_frame *o = &fr->f[i];
+    ph_path_frame *o = &fr->f[i];
     memset(o, 0, sizeof *o);
     o->func = f;
     o->parent = parent;
@@ -52,16 +56,16 @@ static uint32_t new_frame(ph_frames *fr, uint32_t parent, const ph_func *f,
     return i;
 }
 
-/* The child of parent for function f, made when new. */
+/* The child of parent for function f (inlined or not), made when new. */
 static uint32_t child_of(ph_frames *fr, uint32_t parent, const ph_func *f,
                          int inlined)
 {
     if (2 * (fr->n + 1) > fr->nslots)
         rehash(fr);
-    size_t h = hash_key(parent, f, fr->nslots - 1);
+    size_t h = hash_key(parent, f, inlined, fr->nslots - 1);
     for (; fr->slots[h]; h = (h + 1) & (fr->nslots - 1)) {
-        const ph_svg_frame *o = &fr->f[fr->slots[h] - 1];
-        if (o->parent == parent && o->func == f)
+        const ph_path_frame *o = &fr->f[fr->slots[h] - 1];
+        if (o->parent == parent && o->func == f && o->inlined == inlined)
             return fr->slots[h] - 1;
     }
     uint32_t i = new_frame(fr, parent, f, inlined);
@@ -107,13 +111,13 @@ void ph_frames_build(const ph_profile *p, ph_output *out, ph_frames *fr)
     for (size_t i = 0; i < st.nsamples; i++) {
         int64_t *s = fr->self + (size_t)map[st.samples[i].node] * w;
         for (size_t k = 0; k < w; k++)
-            s[k] += st.samples[i].cost[k];
+            s[k] = ph_cost_add(s[k], st.samples[i].cost[k]);
     }
     memcpy(fr->total, fr->self, fr->n * w * sizeof *fr->total);
     for (size_t i = fr->n; i-- > 1;) {
         int64_t *t = fr->total + (size_t)fr->f[i].parent * w;
         for (size_t k = 0; k < w; k++)
-            t[k] += fr->total[i * w + k];
+            t[k] = ph_cost_add(t[k], fr->total[i * w + k]);
     }
     order_children(fr);
     free(map);

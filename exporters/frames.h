@@ -1,10 +1,11 @@
-/* svg_frames.h -- the frame tree every picture is drawn from, for the svg
- * module only: one frame per distinct call path (name, self and inclusive
- * cost vectors), built from the profile's stacks in one function
- * (ph_frames_build), so the pictures never walk the IR's stacks
- * themselves. */
-#ifndef PH_SVG_FRAMES_H
-#define PH_SVG_FRAMES_H
+/* frames.h -- the frame tree the stack writers print and the pictures are
+ * drawn from (folded, svg): one frame per distinct call path of function
+ * names (self and inclusive cost vectors), built from the profile's stacks
+ * in one function (ph_frames_build), so those writers never walk the IR's
+ * stacks themselves and stacks that differ only in lines or addresses are
+ * one frame.  Internal to exporters/. */
+#ifndef PH_FRAMES_H
+#define PH_FRAMES_H
 
 #include <stdint.h>
 
@@ -12,17 +13,18 @@
 
 /* Frame 0 is the root ("all"), with no function.  A parent's index is
  * smaller than its children's. */
-typedef struct ph_svg_frame {
+typedef struct ph_path_frame {
     const ph_func *func;   /* NULL for the root */
     uint32_t parent;       /* index of the parent (0 for the root itself) */
     uint32_t child;        /* first child, 0 = none */
     uint32_t next;         /* next sibling, 0 = none */
     uint32_t depth;        /* root = 0 */
-    int inlined;           /* the call path enters it inlined */
-} ph_svg_frame;
+    int inlined;           /* the call path enters it inlined (a frame of
+                              its own beside the function called) */
+} ph_path_frame;
 
 typedef struct ph_frames {
-    ph_svg_frame *f;
+    ph_path_frame *f;
     size_t n, cap;
     size_t width;          /* cost vector width (ph_event_nreal) */
     int64_t *self;         /* n * width */
@@ -34,8 +36,9 @@ typedef struct ph_frames {
 
 /* Build the frame tree of p: stacks of a context tree as they are, or
  * stacks approximated from flat data (a warning goes to out, which may be
- * NULL).  Frames of one parent calling the same function are one frame.
- * Free with ph_frames_free. */
+ * NULL).  Frames of one parent calling the same function, both inlined
+ * or both not, are one frame; sums are checked (a sum beyond 64 bits stays
+ * at the limit, with the library's warning).  Free with ph_frames_free. */
 void ph_frames_build(const ph_profile *p, ph_output *out, ph_frames *fr);
 void ph_frames_free(ph_frames *fr);
 
@@ -58,4 +61,4 @@ const char *ph_frame_name(const ph_profile *p, const ph_frames *fr,
 double ph_frames_value(const ph_profile *p, const ph_event *ev,
                        const int64_t *cost);
 
-#endif /* PH_SVG_FRAMES_H */
+#endif /* PH_FRAMES_H */
