@@ -302,9 +302,7 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out)
         ph_output_drop(out, "rename", w.renamed, "names with a line end "
                        "(written with '?')");
     if (w.renamed_events)
-        ph_output_drop(out, "event-name", w.renamed_events, "event names "
-                       "with blanks, '=', ':' or NUL written with '_' "
-                       "(cachegrind separates names by blanks)");
+        ph_out_event_names_changed(out, w.renamed_events, "cachegrind");
 
     free(w.ents);
     free(w.pool);

@@ -245,9 +245,7 @@ static void write_events(cgw *w, int first)
     for (i = 0; i < w->nout; i++) {
         ph_output_puts(w->out, " ");
         if (put_event_name(w, ph_event_real(p, w->slots[i])->name) && first)
-            ph_output_drop(w->out, "event-name", 1,
-                           "event names with blanks, '=', ':' or NUL written "
-                           "with '_' (callgrind separates names by blanks)");
+            ph_out_event_names_changed(w->out, 1, "callgrind");
     }
     ph_output_puts(w->out, "\n");
 }

@@ -97,14 +97,24 @@ int ph_out_event_name(ph_output *out, const char *s, size_t n)
         ph_output_puts(out, "_");
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
-        if (c == ' ' || c == '\t' || c == '=' || c == ':' || c == '\n' ||
-            c == '\r' || c == '\0') {
+        if (c == ' ' || c == '=' || c == ':' || (unsigned char)c < 0x20 ||
+            c == 0x7f) {
             c = '_';
             renamed = 1;
         }
         ph_output_write(out, &c, 1);
     }
     return renamed;
+}
+
+void ph_out_event_names_changed(ph_output *out, uint64_t n,
+                                const char *format)
+{
+    char what[160];
+    snprintf(what, sizeof what, "event names with blanks, '=', ':' or "
+             "control bytes written with '_' (%s separates names by "
+             "blanks)", format);
+    ph_output_drop(out, "event-name", n, what);
 }
 
 /* ------------------------------------------------------------------ */

@@ -34,9 +34,15 @@ int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow);
 int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
                 size_t n);
 /* An event name in the blank-separated lists of callgrind and cachegrind
- * files (events:, event:), one rule for both: blanks, '=', ':', line
- * ends and NUL become '_', and an empty name is "_".  Returns 1 when the
+ * files (events:, event:), one rule for both: ' ', '=', ':' and every
+ * control byte (tab, line ends, NUL, and the form feed and vertical tab
+ * that the cachegrind reader and cg_annotate take as blanks) become '_',
+ * and an empty name is "_".  Returns 1 when the
  * name written differs (the writer says so with an "event-name" drop). */
 int ph_out_event_name(ph_output *out, const char *s, size_t n);
+/* The "event-name" drop for n names that ph_out_event_name changed, in a
+ * file of the given format. */
+void ph_out_event_names_changed(ph_output *out, uint64_t n,
+                                const char *format);
 
 #endif /* PH_OUT_EVENTS_H */

@@ -59,14 +59,15 @@ static int summed(const ph_event *ev)
     return ev->slot >= 0 && !(ev->flags & PH_EV_NONADDITIVE);
 }
 
-/* Writers rename event names with these bytes (callgrind's events: line,
- * exporters/out_events.c); an empty name becomes "_". */
+/* Writers rename event names with these bytes and control bytes
+ * (callgrind's events: line, exporters/out_events.c); an empty name
+ * becomes "_". */
 static void fix_name(char *s)
 {
     if (!*s)
         strcpy(s, "_");
     for (; *s; s++)
-        if (strchr(" \t=:\n\r", *s))
+        if (strchr(" =:", *s) || (unsigned char)*s < 0x20 || *s == 0x7f)
             *s = '_';
 }
 
