@@ -20,10 +20,11 @@ PH_DECLARE_EXPORTER(folded);
 
 /* A frame name as the folded reader takes it back: ';' (the frame
  * separator) becomes ':', control bytes (line ends, NUL, ESC: folded text
- * has no escapes and readers refuse them) become '?', and the empty name
- * (a cost outside any function) is "???".  Returns how many names were
- * changed. */
-static size_t put_name(ph_output *out, const char *s, size_t n)
+ * has no escapes and readers refuse them) become '?', so does a blank
+ * that would begin a line (the first frame's: indented lines are no
+ * folded stacks to the sniffer), and the empty name (a cost outside any
+ * function) is "???".  Returns how many names were changed. */
+static size_t put_name(ph_output *out, const char *s, size_t n, int first)
 {
     size_t i, start = 0, fixed = 0;
     if (n == 0) {
@@ -32,7 +33,8 @@ static size_t put_name(ph_output *out, const char *s, size_t n)
     }
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c != ';' && c >= 0x20 && c != 0x7f)
+        int leading_blank = first && i == 0 && c == ' ';
+        if (c != ';' && c >= 0x20 && c != 0x7f && !leading_blank)
             continue;
         ph_output_write(out, s + start, i - start);
         ph_output_write(out, c == ';' ? ":" : "?", 1);
@@ -55,7 +57,7 @@ static size_t put_path(ph_output *out, const ph_profile *p,
     while (depth-- > 0) {
         const ph_path_frame *f = &fr->f[path[depth]];
         fixed += put_name(out, ph_str_get(p, f->func->name),
-                          ph_str_len(p, f->func->name));
+                          ph_str_len(p, f->func->name), !f->parent);
         if (f->inlined && f->parent)
             ph_output_puts(out, "_[i]");
         if (depth)
@@ -119,8 +121,8 @@ int ph_folded_write(const ph_profile *p, ph_output *out)
         labelled += st->samples[i].src && st->samples[i].src->nlabels;
     if (fixed)
         ph_output_drop(out, "rename", fixed, "frame names with ';', "
-                       "control characters or no name (written with ':', "
-                       "'?' or as \"???\")");
+                       "control characters, a leading blank or no name "
+                       "(written with ':', '?' or as \"???\")");
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");

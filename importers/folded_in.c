@@ -84,7 +84,8 @@ int ph_folded_read(ph_input *in, ph_profile *p)
 }
 
 /* Folded stacks: every line of the window (but a last, cut one) is "text
- * COUNT" with no tab before the count's word and at least one ';'. */
+ * COUNT", not indented, with no tab before the count's word and at least
+ * one ';'.  A line may begin with '#': a frame's name may. */
 int ph_folded_sniff(const unsigned char *data, size_t len)
 {
     size_t pos = 0, lines = 0, semis = 0;
@@ -107,8 +108,7 @@ int ph_folded_sniff(const unsigned char *data, size_t len)
                 d--;
             if (d > pos && data[d - 1] == '-')
                 d--;
-            if (d == n || d == pos || data[d - 1] != ' ' || data[pos] == '#' ||
-                data[pos] == ' ')
+            if (d == n || d == pos || data[d - 1] != ' ' || data[pos] == ' ')
                 return 0;
             if (memchr(data + pos, ';', d - pos))
                 semis++;

@@ -83,6 +83,14 @@ def edge_cases():
         with open(path, "wb") as f:
             f.write(b"\n".join([first] + lines[1:]))
         made.append((path, ["-F", "folded"]))
+    # a root frame named "#550) hot_loop" (found by tests/fuzz/fuzz_roundtrip:
+    # the folded sniffer refused lines beginning with '#') and one with a
+    # leading blank (an indented line, which the sniffer refuses)
+    for tag, lead in (("hash", b"#550) "), ("blank", b" ")):
+        path = os.path.join(tmp, f"edge_{tag}.folded")
+        with open(path, "wb") as f:
+            f.write(b"\n".join([lead + lines[0]] + lines[1:]))
+        made.append((path, ["-F", "folded"]))
     path = os.path.join(tmp, "edge_nofn.out")
     with open(src, "rb") as f:
         orig = f.read()
