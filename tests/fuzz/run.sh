@@ -60,7 +60,7 @@ for t; do
     echo "$t: $(awk -v s="$used" 'BEGIN { printf "%.1f", s / 60 }') CPU-min," \
         "$(grep -ao 'number_of_executed_units: [0-9]*' "$out/log" | tail -n 1 |
            grep -o '[0-9]*$') execs," \
-        "$(echo "$last" | grep -oE 'cov: [0-9]+ ft: [0-9]+')," \
+        "$(echo "$last" | grep -aoE 'cov: [0-9]+ ft: [0-9]+')," \
         "corpus $(ls "$corpus" | wc -l) files"
     if ls "$out" | grep -Eq '^(crash|leak|timeout|oom)-'; then
         echo "$t: FOUND: $(ls "$out" | grep -E '^(crash|leak|timeout|oom)-' | tr '\n' ' ')"
