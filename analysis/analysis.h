@@ -398,6 +398,14 @@ typedef struct ph_merge_opts {
     /* Sum the rows, calls, jumps and samples that land on one place into
      * one record, in key order, instead of appending them as given. */
     int coalesce;
+    /* With into NULL: each src part still becomes a new dst part, but as
+     * a descriptor only (kind, number, name, thread): every record lands
+     * on dst's first part.  For reports over all parts, whose costs do not
+     * depend on the part, so that many inputs take the memory of one.
+     * With coalesce, records keep the order their places first came (the
+     * order views list ties in) and samples are copied as they are (a
+     * context tree's call counts count them). */
+    int fold_parts;
 } ph_merge_opts;
 
 /* Add src, scaled, into dst: events by name (real events added as needed,
@@ -411,7 +419,8 @@ PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
 /* Many profiles summed into one part (events by name, functions by name,
  * file and object) with memory bounded by the result: every few inputs
  * and at the end the sum is compacted, records that land on one place
- * summed into one.  Function ids are kept by compaction; ph_func pointers
+ * summed into one.  With the option fold_parts the sum keeps every input
+ * part as a descriptor (ph_merge_opts), the records on its first part.  Function ids are kept by compaction; ph_func pointers
  * into the sum (func_map) hold until the next add.
  *   ph_merge_stream s;
  *   ph_merge_stream_init(&s, NULL);   (or options: scale, renames)

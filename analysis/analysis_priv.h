@@ -65,12 +65,14 @@ static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
 }
 
 /* Records of nkey id words and width values; ph_sumbuf_fold sorts them by
- * key and sums equal keys, leaving n records in key order (sumbuf.c). */
+ * key and sums equal keys, leaving n records in key order, or with
+ * first_seen in the order each key first came (sumbuf.c). */
 typedef struct ph_sumbuf {
     size_t nkey, width, n, cap;
     uint64_t *keys;       /* n * nkey */
     int64_t *vals;        /* n * width */
     size_t *order;
+    int first_seen;
 } ph_sumbuf;
 void ph_sumbuf_init(ph_sumbuf *b, size_t nkey, size_t width);
 void ph_sumbuf_free(ph_sumbuf *b);

@@ -17,12 +17,14 @@
 static void compact(ph_merge_stream *s)
 {
     ph_profile *q = ph_profile_new();
-    ph_merge_opts o = {.scale = 1, .coalesce = 1};
+    ph_merge_opts o = {.scale = 1, .coalesce = 1,
+                       .fold_parts = s->opts.fold_parts};
     ph_merge_into(q, s->sum, &o);
     ph_profile_free(s->sum);
     s->sum = q;
-    s->opts.into = ph_part_count(q) ? ph_part_at(q, 0)
-                                    : ph_part_add(q, PH_PART_WHOLE);
+    if (!s->opts.fold_parts)
+        s->opts.into = ph_part_count(q) ? ph_part_at(q, 0)
+                                        : ph_part_add(q, PH_PART_WHOLE);
     s->pending = 0;
 }
 
@@ -33,7 +35,9 @@ void ph_merge_stream_init(ph_merge_stream *s, const ph_merge_opts *o)
     if (o)
         s->opts = *o;
     s->opts.scale = s->opts.scale ? s->opts.scale : 1;
-    s->opts.into = ph_part_add(s->sum, PH_PART_WHOLE);
+    /* fold_parts: the parts come from the inputs, records on the first */
+    s->opts.into = s->opts.fold_parts ? NULL
+                                      : ph_part_add(s->sum, PH_PART_WHOLE);
     s->opts.coalesce = 0;
 }
 

@@ -224,7 +224,7 @@ static void map_parts(merger *m)
         dp->tid = sp->tid;
         dp->name = copy_str(m, sp->name);
         dp->trigger = copy_str(m, sp->trigger);
-        m->part[i] = dp;
+        m->part[i] = m->o->fold_parts ? ph_part_at(m->dst, 0) : dp;
     }
 }
 
@@ -265,16 +265,13 @@ static void copy_rows_summed(merger *m, const ph_func *f, ph_func *df,
     ph_row_iter it;
     ph_row r;
     ph_sumbuf_reset(b, 4, m->dw);
-    for (size_t pi = 0; pi < ph_part_count(m->src); pi++) {
-        const ph_part *sp = ph_part_at(m->src, pi);
-        ph_row_iter_init(&it, m->src, f, sp);
-        while (ph_row_next(&it, &r)) {
-            const ph_file *file = map_file(m, r.file);
-            uint64_t key[4] = {part_key(part_of(m, sp)), r.line, r.addr,
-                               file ? file->id : 0};
-            memcpy(ph_sumbuf_push(b, key), map_vec(m, r.cost, m->sw),
-                   m->dw * sizeof *m->vec);
-        }
+    ph_row_iter_init(&it, m->src, f, NULL);
+    while (ph_row_next(&it, &r)) {
+        const ph_file *file = map_file(m, r.file);
+        uint64_t key[4] = {part_key(part_of(m, ph_row_iter_part(&it))),
+                           r.line, r.addr, file ? file->id : 0};
+        memcpy(ph_sumbuf_push(b, key), map_vec(m, r.cost, m->sw),
+               m->dw * sizeof *m->vec);
     }
     for (size_t i = 0, n = ph_sumbuf_fold(b); i < n; i++) {
         const uint64_t *k = ph_sumbuf_key(b, i);
@@ -349,6 +346,7 @@ static void copy_flat_summed(merger *m)
     ph_profile *src = m->src;
     ph_sumbuf b;
     ph_sumbuf_init(&b, 1, 1);
+    b.first_seen = m->o->fold_parts;
     /* Functions first, in order, so that ids stay as they were. */
     for (size_t i = 0; i < ph_func_count(src); i++)
         map_func(m, ph_func_at(src, i));
@@ -367,16 +365,15 @@ static void copy_flat(merger *m)
     for (size_t i = 0; i < ph_func_count(src); i++) {
         const ph_func *f = ph_func_at(src, i);
         ph_func *df = map_func(m, f);
-        for (size_t pi = 0; pi < ph_part_count(src); pi++) {
-            const ph_part *sp = ph_part_at(src, pi);
-            ph_row_iter it;
-            ph_row r;
-            ph_row_iter_init(&it, src, f, sp);
-            while (ph_row_next(&it, &r))
-                ph_row_add(m->dst, df, part_of(m, sp), r.addr, r.line,
-                           map_file(m, r.file), map_vec(m, r.cost, m->sw),
-                           m->dw);
-        }
+        ph_row_iter it;
+        ph_row r;
+        /* Every part in turn, in part order, skipping those without rows:
+         * one pass whatever the number of parts. */
+        ph_row_iter_init(&it, src, f, NULL);
+        while (ph_row_next(&it, &r))
+            ph_row_add(m->dst, df, part_of(m, ph_row_iter_part(&it)), r.addr,
+                       r.line, map_file(m, r.file), map_vec(m, r.cost, m->sw),
+                       m->dw);
     }
     ph_call_iter ci;
     for (const ph_call *c = ph_calls_all(&ci, src); c; c = ph_call_next(&ci)) {
@@ -463,7 +460,7 @@ static void copy_tree(merger *m)
         map[i] = ph_node_child(m->dst, parent, map_func(m, fr->func),
                                map_object(m, fr->object), fr->addr, fr->line,
                                fr->flags);
-        if (m->o->coalesce && !extra) {
+        if (m->o->coalesce && !m->o->fold_parts && !extra) {
             copy_samples_summed(m, sn, map[i], &b);
             continue;
         }

@@ -51,6 +51,32 @@ static int cmp_keys(const void *a, const void *b, void *ctx)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The n folded records of keys and vals written back to b in the order
+ * their keys first came (first[i]: record i's first input index), through
+ * words first << 32 | i sorted. */
+static void to_first_seen(ph_sumbuf *b, const uint64_t *keys,
+                          const int64_t *vals, const size_t *first, size_t n)
+{
+    uint64_t *by = ph_xmalloc((n + 1) * sizeof *by);
+    for (size_t i = 0; i < n; i++)
+        by[i] = (uint64_t)first[i] << 32 | i;
+    qsort(by, n, sizeof *by, cmp_u64);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = (size_t)(by[i] & 0xffffffffu);
+        memcpy(b->keys + i * b->nkey, keys + j * b->nkey,
+               b->nkey * sizeof *keys);
+        memcpy(b->vals + i * b->width, vals + j * b->width,
+               b->width * sizeof *vals);
+    }
+    free(by);
+}
+
 size_t ph_sumbuf_fold(ph_sumbuf *b)
 {
     b->order = ph_xrealloc(b->order, (b->n + 1) * sizeof *b->order);
@@ -72,15 +98,23 @@ size_t ph_sumbuf_fold(ph_sumbuf *b)
             memcpy(keys + out * b->nkey, k, b->nkey * sizeof *k);
             acc = vals + out * b->width;
             memset(acc, 0, b->width * sizeof *acc);
+            /* the first of equal keys, which keep their order */
+            b->order[out] = b->order[i];
             out++;
         }
         for (size_t w = 0; w < b->width; w++)
             acc[w] = ph_cost_add(acc[w], v[w]);
     }
-    free(b->keys);
-    free(b->vals);
-    b->keys = keys;
-    b->vals = vals;
+    if (b->first_seen) {
+        to_first_seen(b, keys, vals, b->order, out);
+        free(keys);
+        free(vals);
+    } else {
+        free(b->keys);
+        free(b->vals);
+        b->keys = keys;
+        b->vals = vals;
+    }
     b->n = out;
     b->cap = b->n;
     return out;
@@ -89,8 +123,10 @@ size_t ph_sumbuf_fold(ph_sumbuf *b)
 void ph_sumbuf_reset(ph_sumbuf *b, size_t nkey, size_t width)
 {
     if (nkey != b->nkey || width != b->width) {
+        int first_seen = b->first_seen;
         ph_sumbuf_free(b);
         ph_sumbuf_init(b, nkey, width);
+        b->first_seen = first_seen;
     }
     b->n = 0;
 }

@@ -297,23 +297,39 @@ static int parse_options(int argc, char **argv, ph_report *r, options *o)
 /* After loading                                                       */
 
 /* Every FILE after the first is loaded and merged into the first, each of
- * its parts a new part (events matched by name). */
+ * its parts a new part (events matched by name).  Without --part or
+ * --thread no view reads one part's records alone: the parts stay as
+ * descriptors (the header lists them) and the records are summed as the
+ * files load, so that a thousand FILEs take the memory of a few. */
 static int load_more(ph_report *r, options *o)
 {
     ph_merge_opts mo;
+    ph_merge_stream ms;
+    ph_profile *sum;
     size_t i;
 
     if (!o->nmore)
         return 0;
     memset(&mo, 0, sizeof mo);
     mo.scale = 1;
+    mo.fold_parts = !o->part && !o->has_thread;
+    ph_merge_stream_init(&ms, &mo);
     for (i = 0; i < o->nmore; i++) {
         ph_profile *q = ph_cli_load(o->more[i], o->from, o->exe);
-        if (!q)
+        if (!q) {
+            ph_profile_free(ph_merge_stream_finish(&ms));
             return -1;
-        ph_merge_into(r->p, q, &mo);
+        }
+        if (mo.fold_parts)
+            ph_merge_stream_add(&ms, q, NULL);
+        else
+            ph_merge_into(r->p, q, &mo);
         ph_profile_free(q);
     }
+    sum = ph_merge_stream_finish(&ms);
+    if (mo.fold_parts)
+        ph_merge_into(r->p, sum, &mo);
+    ph_profile_free(sum);
     snprintf(o->label, sizeof o->label, "%s (+%zu more)", r->path,
              o->nmore);
     r->path = o->label;

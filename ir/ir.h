@@ -346,6 +346,9 @@ typedef struct ph_row_iter {
 PH_API void ph_row_iter_init(ph_row_iter *it, const ph_profile *p,
                              const ph_func *f, const ph_part *part);
 PH_API int ph_row_next(ph_row_iter *it, ph_row *out);
+/* The part of the row ph_row_next gave last (of use when iterating every
+ * part). */
+PH_API ph_part *ph_row_iter_part(const ph_row_iter *it);
 
 /* ------------------------------------------------------------------ */
 /* Flat costs: calls and jumps                                        */

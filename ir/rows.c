@@ -406,6 +406,12 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
     return 1;
 }
 
+ph_part *ph_row_iter_part(const ph_row_iter *it)
+{
+    const rowchunk *c = it->block;
+    return c ? ph_part_at(it->p, c->owner->part) : NULL;
+}
+
 /* Add the rows of one block to acc (nreal values). */
 static void sum_block(const ph_rowblock *b, size_t nreal, int64_t *acc)
 {

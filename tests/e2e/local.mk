@@ -74,6 +74,8 @@ EXTRA_DIST += tests/e2e/record_lib.sh tests/e2e/src/rec_threads.c \
 # diff and merge (issue 5) against cg_diff, go tool pprof -diff_base,
 # callgrind_annotate and cg_annotate.
 E2E_TESTS += tests/e2e/diff_peers.sh tests/e2e/merge_copies.sh
+# summary of many FILEs (issue 11): memory of a few, totals by the peer.
+E2E_TESTS += tests/e2e/summary_many_files.sh
 # callgrind bad inputs: exact one-line messages, format found by sniffing.
 E2E_TESTS += tests/e2e/bad_callgrind.sh
 EXTRA_DIST += tests/bad/callgrind
