@@ -19,9 +19,10 @@ $TMPDIR/profhub-bench); each is made once by its script when missing:
 PH_BENCH_MAKE=no skips making missing inputs (their rows are left out);
 PH_BENCH_ONLY="callgrind scale cachegrind gprof heap merge" picks sections.
 
-Each command is timed with hyperfine (median of $PH_BENCH_RUNS runs,
-default 3; peers that take minutes get $PH_BENCH_PEER_RUNS, default 1) and
-its peak memory taken with GNU time (%M, one run).  The table gives, per
+Each command is timed with hyperfine (median of $PH_BENCH_RUNS runs after
+a warm-up, default 3; peers that take minutes get $PH_BENCH_PEER_RUNS,
+default 1) and its peak memory taken with GNU time (%M, one run, which
+also gives the times when the count is 1).  The table gives, per
 input and command: size, median wall time, mean CPU (user + system),
 MB/s of input by wall clock, peak RSS / input, and a ratio: a peer's time
 against ours, a view's or diff's time against the plain summary of the
@@ -73,9 +74,9 @@ def hyper(name, cmd, n):
     word when a run failed."""
     out = os.path.join(tmp, "h.json")
     # -i: a failing command still gets its row (a lost table costs hours)
-    subprocess.run(["hyperfine", "-i", "--style", "none", "--warmup",
-                    "1" if n > 1 else "0", "--runs", str(n),
-                    "--export-json", out, "-n", name, cmd + " > /dev/null"],
+    subprocess.run(["hyperfine", "-i", "--style", "none", "--warmup", "1",
+                    "--runs", str(n), "--export-json", out, "-n", name,
+                    cmd + " > /dev/null"],
                    check=True, stdout=subprocess.DEVNULL)
     r = json.load(open(out))["results"][0]
     bad = [c for c in r["exit_codes"] if c]
@@ -84,11 +85,24 @@ def hyper(name, cmd, n):
             "FAILED (exit %d); " % bad[0] if bad else "")
 
 
-def peak_kb(cmd):
+def gnu_time(cmd):
+    """Wall and CPU seconds, peak RSS in KB and exit status of one run."""
     f = os.path.join(tmp, "mem")
-    subprocess.run(["/usr/bin/time", "-f", "%M", "-o", f, "sh", "-c",
-                    cmd + " > /dev/null 2>&1"])
-    return int(open(f).read().split()[-1])
+    subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M %x", "-o", f,
+                    "sh", "-c", cmd + " > /dev/null 2>&1"])
+    # the last line: GNU time puts "Command exited..." before it
+    wall, user, sys_, kb, rc = open(f).read().split("\n")[-2].split()
+    return float(wall), float(user) + float(sys_), int(kb), int(rc)
+
+
+def measure(name, cmd, size, n):
+    """A Run of CMD: hyperfine's median of N runs after a warm-up and one
+    more run for the peak RSS; N = 1: that one run gives all three."""
+    wall, cpu, kb, rc = gnu_time(cmd)
+    bad = "FAILED (exit %d); " % rc if rc else ""
+    if n > 1:
+        wall, cpu, bad = hyper(name, cmd, n)
+    return Run(size, wall, cpu, kb * 1024), bad
 
 
 class Run:
@@ -102,6 +116,7 @@ rows = []
 
 def row(label, name, r, ratio):
     mb = r.size / 1e6
+    ratio = ratio.rstrip("; ")
     rows.append((label, mb, name, r.wall, r.cpu, mb / r.wall,
                  r.rss / r.size, ratio))
     # each row as soon as it is measured, on stderr; the table at the end
@@ -119,12 +134,10 @@ def bench(label, size, ours, peers=(), note=None):
     """Time OURS, a (name, shell command) pair, then each of PEERS; SIZE
     is the input's bytes.  NOTE(run) gives OURS's ratio column.  Returns
     OURS's Run."""
-    wall, cpu, bad = hyper(ours[0], ours[1], runs)
-    r = Run(size, wall, cpu, peak_kb(ours[1]) * 1024)
+    r, bad = measure(ours[0], ours[1], size, runs)
     row(label, ours[0], r, bad + (note(r) if note else ""))
     for name, cmd in peers:
-        pw, pc, bad = hyper(name, cmd, peer_runs)
-        p = Run(size, pw, pc, peak_kb(cmd) * 1024)
+        p, bad = measure(name, cmd, size, peer_runs)
         row("", name, p, bad + times(p, r) + " of ours")
     return r
 
