@@ -30,7 +30,8 @@ same input, a merge's memory and time per MB against the 10-input one, a
 scaling row's time and memory per MB against the biggest file's.  For
 gzip input the size is the uncompressed one.
 """
-import glob, gzip, json, os, re, shutil, subprocess, sys, tempfile
+import csv, glob, gzip, io, json, os, re, shlex, shutil, subprocess, sys, \
+    tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 profhub = os.environ.get("PROFHUB", "./profhub")
@@ -165,11 +166,21 @@ def grows(base, what):
 
 
 def q(p):
-    return "'" + p + "'"
+    return shlex.quote(p)
 
 
 def qs(paths):
     return " ".join(q(p) for p in paths)
+
+
+def costliest(path):
+    """The exact name of PATH's costliest function by self cost, for the
+    views around one function (a name that is not exact is a regular
+    expression: "main" matches most --separate-callers contexts)."""
+    out = subprocess.run([profhub, "summary", "-n", "1", "-f", "csv", path],
+                         capture_output=True, text=True)
+    rows_ = list(csv.DictReader(io.StringIO(out.stdout)))
+    return rows_[0]["name"] if rows_ else "main"
 
 
 def callgrind_rows(ph):
@@ -190,12 +201,13 @@ def callgrind_rows(ph):
     base = of("summary", s)
     bench(label, size, ("profhub info", ph + " info " + q(big)),
           note=base)
-    # --butterfly and --annotate take a function: main is in every run
-    for view in ("--tree", "--butterfly main", "--group file",
-                 "--annotate main"):
-        bench(label, size, ("profhub summary " + view,
-                            ph + " summary " + view + " " + q(big)),
-              note=base)
+    fn = q(costliest(big))
+    for view, arg in (("--tree", ""), ("--butterfly", fn),
+                      ("--group file", ""), ("--annotate", fn)):
+        bench(label, size, ("profhub summary " + view
+                            + (" (costliest)" if arg else ""),
+                            ph + " summary " + view + " " + arg + " "
+                            + q(big)), note=base)
     bench(label, size, ("profhub convert -t pprof",
                         ph + " convert -t pprof -o "
                         + q(os.path.join(tmp, "o.pb.gz")) + " " + q(big)))
