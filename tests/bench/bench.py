@@ -8,8 +8,8 @@ $TMPDIR/profhub-bench); each is made once by its script when missing:
                       events, --separate-callers=16, about 250 MB)
   callgrind.sepN.out  the same with --separate-callers=N: a scaling row for
                       each one present, and made for each N in
-                      $PH_BENCH_SCALE ("2 4 8" gives about 25/50/100 MB;
-                      each takes valgrind as long as the big one)
+                      $PH_BENCH_SCALE ("2 4 8": 43/82/148 MB with
+                      PH_BENCH_FUNCS=60, 1 to 1.5 CPU-minutes each)
   cachegrind.big.out  make_cachegrind.sh (a generated program)
   gmon.big.out, gmon.big.exe
                       make_gmon.sh (a generated program built with -pg)
@@ -27,7 +27,7 @@ input and command: size, median wall time, mean CPU (user + system),
 MB/s of input by wall clock, peak RSS / input, and a ratio: a peer's time
 against ours, a view's or diff's time against the plain summary of the
 same input, a merge's memory and time per MB against the 10-input one, a
-scaling row's time and memory per MB against the biggest file's.  For
+scaling row's time and memory per MB against callgrind.big.out's.  For
 gzip input the size is the uncompressed one.
 """
 import csv, glob, gzip, io, json, os, re, shlex, shutil, subprocess, sys, \
