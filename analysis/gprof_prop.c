@@ -112,6 +112,17 @@ static int cmp_addr(const void *x, const void *y, void *ctx)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* Children in gprof's order: the latest first appearance first (gprof
+ * prepends an arc to its parent's list when it first sees it). */
+static int cmp_kid(const void *x, const void *y, void *ctx)
+{
+    const rawarc *arcs = ctx;
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    if (arcs[a].first != arcs[b].first)
+        return arcs[a].first > arcs[b].first ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
 /* ------------------------------------------------------------------ */
 /* Propagation (gprof's propagate_time)                                */
 
@@ -183,9 +194,6 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
      * prepended to its parent's list on first sight) */
     kidbuf = ph_xmalloc((narcs ? narcs : 1) * sizeof *kidbuf);
     {
-        size_t *order = ph_xmalloc((narcs ? narcs : 1) * sizeof *order);
-        for (size_t i = 0; i < narcs; i++)
-            order[i] = i;
         for (size_t i = 0; i < narcs; i++) {
             node *c = &nd[arcs[i].to];
             nd[arcs[i].from].nkids++;
@@ -205,17 +213,9 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
          * list runs in reverse order of first appearance */
         for (size_t i = 0; i < narcs; i++)
             nd[arcs[i].from].kids[nd[arcs[i].from].nkids++] = i;
-        for (size_t i = 0; i < n; i++) {
-            node *v = &nd[i];
-            for (size_t a = 1; a < v->nkids; a++)
-                for (size_t b = a; b > 0 && arcs[v->kids[b - 1]].first <
-                                                arcs[v->kids[b]].first; b--) {
-                    size_t t = v->kids[b];
-                    v->kids[b] = v->kids[b - 1];
-                    v->kids[b - 1] = t;
-                }
-        }
-        free(order);
+        for (size_t i = 0; i < n; i++)
+            qsort_r(nd[i].kids, nd[i].nkids, sizeof *nd[i].kids, cmp_kid,
+                    arcs);
     }
 
     /* strongly connected components, roots in address order, successors

@@ -33,6 +33,9 @@ typedef struct graph {
     size_t n;
     size_t *index_of_fn;       /* func id - 1 -> index (0: none) */
     size_t *index_of_cycle;    /* cycle number - 1 -> index */
+    /* arc numbers by caller ([0]) and by callee ([1]), each function's
+     * from by[k][first[k][id - 1]] to by[k][first[k][id]] */
+    size_t *first[2], *by[2];
     double factor;             /* shown unit per event unit */
     int dec;                   /* decimals of times */
     double print_time;
@@ -152,6 +155,44 @@ static void build(graph *gr)
     }
 }
 
+/* The arcs of each function as caller and as callee, in arc order (one
+ * pass: a report of every function reads each arc twice, not once per
+ * function). */
+static void index_arcs(graph *gr)
+{
+    size_t nf = ph_func_count(gr->r->p), na = ph_gprof_narcs(gr->g);
+    for (int k = 0; k < 2; k++) {
+        size_t *first = ph_xcalloc(nf + 2, sizeof *first);
+        size_t *by = ph_xmalloc((na + 1) * sizeof *by);
+        for (size_t i = 0; i < na; i++) {
+            const ph_gprof_arc *a = ph_gprof_arc_at(gr->g, i);
+            first[(k ? a->callee : a->caller)->id + 1]++;
+        }
+        for (size_t f = 1; f <= nf; f++)
+            first[f + 1] += first[f];
+        for (size_t i = 0; i < na; i++) {
+            const ph_gprof_arc *a = ph_gprof_arc_at(gr->g, i);
+            by[first[(k ? a->callee : a->caller)->id]++] = i;
+        }
+        /* first[id] now ends function id's arcs, first[id - 1] starts
+         * them (first[0] is 0: ids start at 1) */
+        gr->first[k] = first;
+        gr->by[k] = by;
+    }
+}
+
+static void graph_free(graph *gr)
+{
+    ph_gprof_free(gr->g);
+    free(gr->items);
+    free(gr->index_of_fn);
+    free(gr->index_of_cycle);
+    for (int k = 0; k < 2; k++) {
+        free(gr->first[k]);
+        free(gr->by[k]);
+    }
+}
+
 static const ph_gprof_cycle *cycle_numbered(const ph_gprof *g, uint32_t n)
 {
     for (size_t i = 0; i < ph_gprof_ncycles(g); i++)
@@ -181,16 +222,14 @@ static garc *arcs_of(const graph *gr, const ph_gprof_fn *f, int parents,
                      size_t *n)
 {
     const ph_gprof *g = gr->g;
-    size_t na = ph_gprof_narcs(g), k = 0;
-    garc *v = ph_xmalloc((na + 1) * sizeof *v);
+    size_t id = f->func->id, k = 0;
+    const size_t *first = gr->first[parents != 0], *by = gr->by[parents != 0];
+    garc *v = ph_xmalloc((first[id] - first[id - 1] + 1) * sizeof *v);
     uint32_t cyc = f->cycle;
 
-    for (size_t i = 0; i < na; i++) {
-        const ph_gprof_arc *a = ph_gprof_arc_at(g, i);
-        const ph_func *other;
-        if (parents ? a->callee != f->func : a->caller != f->func)
-            continue;
-        other = parents ? a->caller : a->callee;
+    for (size_t j = first[id - 1]; j < first[id]; j++) {
+        const ph_gprof_arc *a = ph_gprof_arc_at(g, by[j]);
+        const ph_func *other = parents ? a->caller : a->callee;
         v[k++] = (garc){ other, a->count, a->time, a->child_time, 0,
                          cyc && cycle_of(g, other) == cyc, a->seq };
     }
@@ -377,14 +416,12 @@ int ph_report_gprof(ph_report *r)
     }
     gr.print_time = ph_gprof_total(gr.g);
     build(&gr);
+    index_arcs(&gr);
     for (size_t i = 0; i < gr.n; i++)
         shown += chosen(&gr, i);
     if (shown == 0) {
         ph_cli_file_error(r->path, "no function matches \"%s\"", r->fn);
-        ph_gprof_free(gr.g);
-        free(gr.items);
-        free(gr.index_of_fn);
-        free(gr.index_of_cycle);
+        graph_free(&gr);
         return PH_EXIT_BAD;
     }
     ph_report_print_head(r, out);
@@ -405,9 +442,6 @@ int ph_report_gprof(ph_report *r)
     }
     if (!r->fn)
         print_index(&gr, out);
-    ph_gprof_free(gr.g);
-    free(gr.items);
-    free(gr.index_of_fn);
-    free(gr.index_of_cycle);
+    graph_free(&gr);
     return PH_EXIT_OK;
 }
