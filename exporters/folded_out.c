@@ -22,8 +22,10 @@ PH_DECLARE_EXPORTER(folded);
  * separator) becomes ':', control bytes (line ends, NUL, ESC: folded text
  * has no escapes and readers refuse them) become '?', so does a blank
  * that would begin a line (the first frame's: indented lines are no
- * folded stacks to the sniffer), and the empty name (a cost outside any
- * function) is "???".  Returns how many names were changed. */
+ * folded stacks to the sniffer), a blank after ':' becomes '_' (": " is
+ * the "key: value" header of other formats to the sniffer), and the empty
+ * name (a cost outside any function) is "???".  Returns how many names
+ * were changed. */
 static size_t put_name(ph_output *out, const char *s, size_t n, int first)
 {
     size_t i, start = 0, fixed = 0;
@@ -34,10 +36,13 @@ static size_t put_name(ph_output *out, const char *s, size_t n, int first)
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         int leading_blank = first && i == 0 && c == ' ';
-        if (c != ';' && c >= 0x20 && c != 0x7f && !leading_blank)
+        int colon_blank = i > 0 && c == ' ' && (s[i - 1] == ':' ||
+                                                 s[i - 1] == ';');
+        if (c != ';' && c >= 0x20 && c != 0x7f && !leading_blank &&
+            !colon_blank)
             continue;
         ph_output_write(out, s + start, i - start);
-        ph_output_write(out, c == ';' ? ":" : "?", 1);
+        ph_output_write(out, c == ';' ? ":" : colon_blank ? "_" : "?", 1);
         start = i + 1;
         fixed = 1;
     }
@@ -121,8 +126,9 @@ int ph_folded_write(const ph_profile *p, ph_output *out)
         labelled += st->samples[i].src && st->samples[i].src->nlabels;
     if (fixed)
         ph_output_drop(out, "rename", fixed, "frame names with ';', "
-                       "control characters, a leading blank or no name "
-                       "(written with ':', '?' or as \"???\")");
+                       "control characters, a leading blank, \": \" or no "
+                       "name (written with ':', '?', \":_\" or as "
+                       "\"???\")");
     if (labelled)
         ph_output_drop(out, "labels", labelled, "sample labels "
                        "(the format has none)");

@@ -84,9 +84,11 @@ def edge_cases():
             f.write(b"\n".join([first] + lines[1:]))
         made.append((path, ["-F", "folded"]))
     # a root frame named "#550) hot_loop" (found by tests/fuzz/fuzz_roundtrip:
-    # the folded sniffer refused lines beginning with '#') and one with a
-    # leading blank (an indented line, which the sniffer refuses)
-    for tag, lead in (("hash", b"#550) "), ("blank", b" ")):
+    # the folded sniffer refused lines beginning with '#'), one with a
+    # leading blank (an indented line, which the sniffer refuses) and one
+    # with ": " (found by the same target: "key: value" to the sniffer)
+    for tag, lead in (("hash", b"#550) "), ("blank", b" "),
+                      ("colon", b"su??ary: 10 2 1 ")):
         path = os.path.join(tmp, f"edge_{tag}.folded")
         with open(path, "wb") as f:
             f.write(b"\n".join([lead + lines[0]] + lines[1:]))
