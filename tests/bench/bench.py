@@ -10,11 +10,11 @@ $TMPDIR/profhub-bench); each is made once by its script when missing:
                       each one present, and made for each N in
                       $PH_BENCH_SCALE ("2 4 8": 43/82/148 MB with
                       PH_BENCH_FUNCS=60, 1 to 1.5 CPU-minutes each)
-  cachegrind.big.out  make_cachegrind.sh (a generated program)
+  cachegrind.big.out  make_generated.sh cachegrind (a generated program)
   gmon.big.out, gmon.big.exe
                       make_gmon.sh (a generated program built with -pg)
   heap.pb.gz          make_heap.sh (Go heap profile, very many stacks)
-  callgrind.merge.out make_merge_input.sh (a small callgrind file; the
+  callgrind.merge.out make_generated.sh callgrind (a small callgrind file; the
                       merge rows read 10 and 1,000 copies of it, merge/)
 PH_BENCH_MAKE=no skips making missing inputs (their rows are left out);
 PH_BENCH_ONLY="callgrind scale cachegrind gprof heap merge" picks sections.
@@ -237,7 +237,7 @@ def scaling_rows(ph, big):
 
 def cachegrind_rows(ph):
     cg = os.path.join(bdir, "cachegrind.big.out")
-    if not need(cg, "make_cachegrind.sh"):
+    if not need(cg, "make_generated.sh", "cachegrind"):
         return
     size = size_of(cg)
     label = "cachegrind (generated)"
@@ -288,7 +288,7 @@ def merge_rows(ph):
     """merge, and summary of as many parts, of 10 and of 1,000 copies of
     one callgrind file: memory should not grow with the count."""
     one = os.path.join(bdir, "callgrind.merge.out")
-    if not need(one, "make_merge_input.sh"):
+    if not need(one, "make_generated.sh", "callgrind"):
         return
     mdir = os.path.join(bdir, "merge")
     os.makedirs(mdir, exist_ok=True)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_c.py N [ROUNDS] -- print a C file of N functions with loops,
 switches and calls, for the compiler under valgrind to chew on
-(make_big_callgrind.sh, make_cachegrind.sh) or to run under gprof
+(make_big_callgrind.sh, make_generated.sh) or to run under gprof
 (make_gmon.sh: main calls every function ROUNDS times, default once, so
 that the profiling timer has something to see).  Deterministic: the same
 arguments give the same file."""

@@ -9,8 +9,8 @@ bench-record: all
 # Big inputs (made once outside the tree, never committed) against the
 # peers: one table (bench.py).  bench-callgrind is the older two-tool run.
 EXTRA_DIST += tests/bench/run.sh tests/bench/make_big_callgrind.sh \
-	tests/bench/make_cachegrind.sh tests/bench/make_heap.sh \
-	tests/bench/make_gmon.sh tests/bench/make_merge_input.sh \
+	tests/bench/make_generated.sh tests/bench/make_heap.sh \
+	tests/bench/make_gmon.sh \
 	tests/bench/gen_c.py tests/bench/bench.py \
 	tests/bench/src/manystacks.go tests/bench/README.md
 .PHONY: bench-table bench-callgrind
