@@ -420,8 +420,9 @@ PH_API void ph_merge_into(ph_profile *dst, ph_profile *src,
  * file and object) with memory bounded by the result: every few inputs
  * and at the end the sum is compacted, records that land on one place
  * summed into one.  With the option fold_parts the sum keeps every input
- * part as a descriptor (ph_merge_opts), the records on its first part.  Function ids are kept by compaction; ph_func pointers
- * into the sum (func_map) hold until the next add.
+ * part as a descriptor (ph_merge_opts), the records on its first part.
+ * Function ids are kept by compaction; ph_func pointers into the sum
+ * (func_map) hold until the next add.
  *   ph_merge_stream s;
  *   ph_merge_stream_init(&s, NULL);   (or options: scale, renames)
  *   for each input: ph_merge_stream_add(&s, src, NULL); free src;
