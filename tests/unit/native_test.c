@@ -330,8 +330,11 @@ static void test_errors(void)
 
 static void test_sniff(void)
 {
-    CU_ASSERT_EQUAL(ph_native_sniff((const unsigned char *)"PROFHUBX\1", 9),
-                    100);
+    CU_ASSERT_EQUAL(ph_native_sniff((const unsigned char *)"PROFHUBX\1\0",
+                                    10), 100);
+    /* another version: ours, unless a text format claims the bytes */
+    int other = ph_native_sniff((const unsigned char *)"PROFHUBX\2\0", 10);
+    CU_ASSERT(other > 0 && other < 10);
     CU_ASSERT_EQUAL(ph_native_sniff((const unsigned char *)"PROFHUB", 7), 0);
     CU_ASSERT_EQUAL(ph_native_sniff((const unsigned char *)"events: x", 9),
                     0);

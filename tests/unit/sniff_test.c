@@ -50,12 +50,14 @@ static void test_tables(void)
  * finding, "gmon(1) main 20", read as a gmon file of version 1869771333)
  * or with bytes that are a protobuf field's key and length (a fuzz
  * finding, "21) main 20": field 6, 49 bytes, past the end of the data,
- * read as a cut pprof file). */
+ * read as a cut pprof file) or with the native experiment's magic (a
+ * fuzz finding, "PROFHUBXhot_loop 1500006", read as version 28520). */
 static void test_binary_magic_in_text(void)
 {
     static const char *folded[] = {
         "gmon(1) main 20\n", "gmon_write;main 3\n", "gmon 7\n",
         "21) main 20\n21) main 10\n", "2x;main 5\n", "R1 3\n",
+        "PROFHUBXhot_loop 1500006\nrun_round 6\n",
     };
     for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++) {
         const ph_format *f = ph_importer_sniff(
