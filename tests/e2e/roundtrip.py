@@ -86,10 +86,12 @@ def edge_cases():
     # a root frame named "#550) hot_loop" (found by tests/fuzz/fuzz_roundtrip:
     # the folded sniffer refused lines beginning with '#'), one with a
     # leading blank (an indented line, which the sniffer refuses), one
-    # with ": " (found by the same target: "key: value" to the sniffer) and
+    # with ": " (found by the same target: "key: value" to the sniffer),
     # one beginning with the native experiment's magic (the same target)
+    # and one with cachegrind's first word ("desc:", no "events:")
     for tag, lead in (("hash", b"#550) "), ("blank", b" "),
-                      ("colon", b"su??ary: 10 2 1 "), ("magic", b"PROFHUBX")):
+                      ("colon", b"su??ary: 10 2 1 "), ("magic", b"PROFHUBX"),
+                      ("desc", b"desc: I1 ")):
         path = os.path.join(tmp, f"edge_{tag}.folded")
         with open(path, "wb") as f:
             f.write(b"\n".join([lead + lines[0]] + lines[1:]))

@@ -271,7 +271,9 @@ static void test_sniff(void)
     static const char cl3[] = "cmd: ./a\nevents: Ir\nfl=(1) a.c\nfn=(2) m\n";
     CU_ASSERT_EQUAL(ph_cachegrind_sniff((const unsigned char *)cg,
                                         sizeof cg - 1), 90);
-    CU_ASSERT_EQUAL(ph_cachegrind_sniff((const unsigned char *)cg, 12), 50);
+    /* no "events:" yet: ours only when no other format claims the bytes
+     * (below folded's 10: a folded frame may be named "desc: ...") */
+    CU_ASSERT_EQUAL(ph_cachegrind_sniff((const unsigned char *)cg, 12), 8);
     CU_ASSERT_EQUAL(ph_cachegrind_sniff((const unsigned char *)cl,
                                         sizeof cl - 1), 0);
     CU_ASSERT_EQUAL(ph_cachegrind_sniff((const unsigned char *)cl2,
