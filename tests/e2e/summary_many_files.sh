@@ -26,8 +26,14 @@ peak() {
 }
 few=$(peak 10)
 many=$(peak $n)
-[ $((many * 2)) -le $((few * 3)) ] ||
-    fail "peak RSS of $n copies ${many} kB, of 10 copies ${few} kB: above 1.5x"
+# Under ASan freed memory waits in a quarantine, so the peak follows what
+# was allocated in all, not what is held: the bound is for real builds.
+if ldd "$PROFHUB" 2>/dev/null | grep -q libasan; then
+    echo "sanitizer build: peak RSS not compared (${few} kB, ${many} kB)"
+else
+    [ $((many * 2)) -le $((few * 3)) ] ||
+        fail "peak RSS of $n copies ${many} kB, of 10 copies ${few} kB: above 1.5x"
+fi
 
 want=$(callgrind_annotate "$in" 2>/dev/null |
        awk '/PROGRAM TOTALS/ { v = $1; gsub(",", "", v); print v; exit }')
