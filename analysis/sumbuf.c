@@ -51,24 +51,25 @@ static int cmp_keys(const void *a, const void *b, void *ctx)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Record indices by the input index of their first key (all distinct). */
+static int cmp_first(const void *a, const void *b, void *ctx)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    const size_t *first = ctx;
+    size_t x = first[*(const size_t *)a], y = first[*(const size_t *)b];
     return x < y ? -1 : x > y;
 }
 
 /* The n folded records of keys and vals written back to b in the order
- * their keys first came (first[i]: record i's first input index), through
- * words first << 32 | i sorted. */
+ * their keys first came (first[i]: record i's first input index). */
 static void to_first_seen(ph_sumbuf *b, const uint64_t *keys,
                           const int64_t *vals, const size_t *first, size_t n)
 {
-    uint64_t *by = ph_xmalloc((n + 1) * sizeof *by);
+    size_t *by = ph_xmalloc((n + 1) * sizeof *by);
     for (size_t i = 0; i < n; i++)
-        by[i] = (uint64_t)first[i] << 32 | i;
-    qsort(by, n, sizeof *by, cmp_u64);
+        by[i] = i;
+    qsort_r(by, n, sizeof *by, cmp_first, (void *)first);
     for (size_t i = 0; i < n; i++) {
-        size_t j = (size_t)(by[i] & 0xffffffffu);
+        size_t j = by[i];
         memcpy(b->keys + i * b->nkey, keys + j * b->nkey,
                b->nkey * sizeof *keys);
         memcpy(b->vals + i * b->width, vals + j * b->width,
