@@ -39,6 +39,7 @@ typedef struct cg_writer {
     uint64_t addr_rows;
     uint64_t renamed;       /* names with a line end replaced */
     uint64_t renamed_events; /* event names with blanks or line ends */
+    ph_out_names event_names;
 } cg_writer;
 
 /* ------------------------------------------------------------------ */
@@ -112,18 +113,13 @@ static int compare_entries(const void *a, const void *b)
 /* Writing                                                             */
 
 /* A name on one line: line ends become '?' (the format cannot hold them);
- * an event name (blank-separated on the events: line) follows the rule of
- * ph_out_event_name; the unknown name (0 or empty) is "???".  Counts a
- * changed name in w->renamed or w->renamed_events. */
-static void put_name_as(cg_writer *w, ph_str s, int event)
+ * the unknown name (0 or empty) is "???".  Counts a changed name in
+ * w->renamed. */
+static void put_name(cg_writer *w, ph_str s)
 {
     ph_output *out = w->out;
     const char *t = ph_str_get(w->p, s);
     size_t n = ph_str_len(w->p, s);
-    if (event) {
-        w->renamed_events += ph_out_event_name(out, t, n);
-        return;
-    }
     if (n == 0) {
         ph_output_puts(out, "???");
         return;
@@ -171,7 +167,8 @@ static void write_header(cg_writer *w)
     ph_output_puts(w->out, "events:");
     for (size_t k = 0; k < w->nout; k++) {
         ph_output_puts(w->out, " ");
-        put_name_as(w, ph_event_real(p, w->slots[k])->name, 1);
+        w->renamed_events += ph_out_event_name(w->out, &w->event_names,
+                                               ph_event_real(p, w->slots[k]));
     }
     ph_output_puts(w->out, "\n");
 }
@@ -209,14 +206,14 @@ static void write_body(cg_writer *w)
         if (e->filerank != curfile) {
             ph_file *f = w->files[e->filerank - 1];
             ph_output_puts(w->out, "fl=");
-            put_name_as(w, f ? f->name : 0, 0);
+            put_name(w, f ? f->name : 0);
             ph_output_puts(w->out, "\n");
             curfile = e->filerank;
             curfunc = UINT32_MAX;
         }
         if (e->func != curfunc) {
             ph_output_puts(w->out, "fn=");
-            put_name_as(w, ph_func_at(p, e->func)->name, 0);
+            put_name(w, ph_func_at(p, e->func)->name);
             ph_output_puts(w->out, "\n");
             curfunc = e->func;
         }
@@ -296,6 +293,7 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out)
 
     collect_rows(&w);
     report_drops(&w, nderived, nnonadd);
+    ph_out_names_init(&w.event_names, p);
     write_header(&w);
     write_body(&w);
     if (w.renamed)
@@ -304,6 +302,7 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out)
     if (w.renamed_events)
         ph_out_event_names_changed(out, w.renamed_events, "cachegrind");
 
+    ph_out_names_free(&w.event_names);
     free(w.ents);
     free(w.pool);
     free(w.filerank);

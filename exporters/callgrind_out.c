@@ -35,6 +35,7 @@ typedef struct cgw {
     uint64_t unknown_incl;
     uint64_t unknown_counts;
     uint64_t renamed;       /* names with a line end or NUL replaced */
+    ph_out_names event_names;
 } cgw;
 
 /* ------------------------------------------------------------------ */
@@ -204,14 +205,6 @@ static void write_file_header(cgw *w)
     }
 }
 
-/* An event name as callgrind can hold it: its lists are separated by
- * white space, so a name like "sample type" becomes "sample_type". */
-static int put_event_name(cgw *w, ph_str name)
-{
-    return ph_out_event_name(w->out, ph_str_get(w->p, name),
-                             ph_str_len(w->p, name));
-}
-
 static void write_events(cgw *w, int first)
 {
     const ph_profile *p = w->p;
@@ -228,7 +221,7 @@ static void write_events(cgw *w, int first)
             (!derived && !ev->long_name))
             continue;
         ph_output_puts(w->out, "event: ");
-        put_event_name(w, ev->name);
+        ph_out_event_name(w->out, &w->event_names, ev);
         if (derived)
             ph_output_printf(w->out, " = %s", ph_str_get(p, ev->formula));
         if (ev->long_name)
@@ -244,7 +237,8 @@ static void write_events(cgw *w, int first)
     ph_output_puts(w->out, "events:");
     for (i = 0; i < w->nout; i++) {
         ph_output_puts(w->out, " ");
-        if (put_event_name(w, ph_event_real(p, w->slots[i])->name) && first)
+        if (ph_out_event_name(w->out, &w->event_names,
+                              ph_event_real(p, w->slots[i])) && first)
             ph_out_event_names_changed(w->out, 1, "callgrind");
     }
     ph_output_puts(w->out, "\n");
@@ -469,6 +463,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out)
     w.file_id = ph_xcalloc(ph_file_count(p) + 2, sizeof *w.file_id);
     w.fn_id = ph_xcalloc(ph_func_count(p) + 2, sizeof *w.fn_id);
     zero = ph_xcalloc(w.nreal + 1, sizeof *zero);
+    ph_out_names_init(&w.event_names, p);
     write_file_header(&w);
     for (i = 0; i < nparts; i++)
         write_part(&w, i, zero);
@@ -484,6 +479,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out)
     if (w.unknown_incl)
         ph_output_drop(out, "call-cost", w.unknown_incl,
                        "calls without an inclusive cost (written as 0)");
+    ph_out_names_free(&w.event_names);
     free(w.slots);
     free(w.obj_id);
     free(w.file_id);

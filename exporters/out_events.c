@@ -89,22 +89,118 @@ int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
     return n ? 0 : -1;
 }
 
-int ph_out_event_name(ph_output *out, const char *s, size_t n)
-{
-    int renamed = n == 0;
+/* ------------------------------------------------------------------ */
+/* Event names in blank-separated lists                               */
 
+/* An open-addressing set of the names given so far; next is the first
+ * suffix to try when another name comes out equal to this one, so that n
+ * equal names cost n tries, not n^2. */
+typedef struct name_slot {
+    const char *name;
+    unsigned next;
+} name_slot;
+
+typedef struct name_set {
+    name_slot *slot;
+    size_t mask;
+} name_set;
+
+static size_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (size_t)h;
+}
+
+/* The slot holding name, or the empty one where it would go. */
+static name_slot *name_find(const name_set *set, const char *name)
+{
+    size_t i = name_hash(name) & set->mask;
+    while (set->slot[i].name && strcmp(set->slot[i].name, name))
+        i = (i + 1) & set->mask;
+    return &set->slot[i];
+}
+
+static int name_needs_rule(const char *s, size_t n)
+{
     if (n == 0)
-        ph_output_puts(out, "_");
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == ' ' || c == '=' || c == ':' || (unsigned char)c < 0x20 ||
-            c == 0x7f) {
-            c = '_';
-            renamed = 1;
-        }
-        ph_output_write(out, &c, 1);
+        return 1;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] == ' ' || s[i] == '=' || s[i] == ':' ||
+            (unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+            return 1;
+    return 0;
+}
+
+/* s[0..n) under the rule, with room for a suffix. */
+static char *name_by_rule(const char *s, size_t n)
+{
+    char *t = ph_xmalloc(n + 24);
+    for (size_t i = 0; i < n; i++)
+        t[i] = name_needs_rule(s + i, 1) ? '_' : s[i];
+    strcpy(t + n, n ? "" : "_");
+    return t;
+}
+
+void ph_out_names_init(ph_out_names *names, const ph_profile *p)
+{
+    size_t ne = ph_event_count(p), cap = 16;
+    name_set set;
+
+    while (cap < 2 * ne)
+        cap *= 2;
+    set.slot = ph_xcalloc(cap, sizeof *set.slot);
+    set.mask = cap - 1;
+    names->name = ph_xcalloc(ne + 1, sizeof *names->name);
+    names->made = ph_xcalloc(ne + 1, sizeof *names->made);
+    names->nmade = 0;
+    names->p = p;
+    /* The names the rule keeps first: no other name may take them. */
+    for (size_t i = 0; i < ne; i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        const char *s = ph_str_get(p, ev->name);
+        if (name_needs_rule(s, ph_str_len(p, ev->name)))
+            continue;
+        names->name[ev->index] = s;
+        name_find(&set, s)->name = s;
     }
-    return renamed;
+    for (size_t i = 0; i < ne; i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        if (names->name[ev->index])
+            continue;
+        char *t = name_by_rule(ph_str_get(p, ev->name),
+                               ph_str_len(p, ev->name));
+        size_t base = strlen(t);
+        name_slot *taken = name_find(&set, t), *free_slot = taken;
+        for (unsigned k = taken->next ? taken->next : 2; free_slot->name;
+             k++) {
+            snprintf(t + base, 24, "_%u", k);
+            free_slot = name_find(&set, t);
+            taken->next = k + 1;
+        }
+        free_slot->name = t;
+        names->name[ev->index] = t;
+        names->made[names->nmade++] = t;
+    }
+    free(set.slot);
+}
+
+void ph_out_names_free(ph_out_names *names)
+{
+    for (size_t i = 0; i < names->nmade; i++)
+        free(names->made[i]);
+    free(names->made);
+    free(names->name);
+}
+
+int ph_out_event_name(ph_output *out, const ph_out_names *names,
+                      const ph_event *ev)
+{
+    const char *s = names->name[ev->index];
+    ph_output_puts(out, s);
+    /* a name kept is the profile's own string */
+    return s != ph_str_get(names->p, ev->name);
 }
 
 void ph_out_event_names_changed(ph_output *out, uint64_t n,
@@ -112,8 +208,8 @@ void ph_out_event_names_changed(ph_output *out, uint64_t n,
 {
     char what[160];
     snprintf(what, sizeof what, "event names with blanks, '=', ':' or "
-             "control bytes written with '_' (%s separates names by "
-             "blanks)", format);
+             "control bytes written with '_', and '_2', '_3' where that "
+             "made two one (%s separates names by blanks)", format);
     ph_output_drop(out, "event-name", n, what);
 }
 

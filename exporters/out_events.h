@@ -33,13 +33,27 @@ int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow);
  * -1 when n is 0. */
 int ph_out_pick(const ph_profile *p, ph_output *out, ph_event **evs,
                 size_t n);
-/* An event name in the blank-separated lists of callgrind and cachegrind
- * files (events:, event:), one rule for both: ' ', '=', ':' and every
- * control byte (tab, line ends, NUL, and the form feed and vertical tab
- * that the cachegrind reader and cg_annotate take as blanks) become '_',
- * and an empty name is "_".  Returns 1 when the
- * name written differs (the writer says so with an "event-name" drop). */
-int ph_out_event_name(ph_output *out, const char *s, size_t n);
+/* The names to write for the events of p in the blank-separated lists of
+ * callgrind and cachegrind files (events:, event:), one rule for both:
+ * ' ', '=', ':' and every control byte (tab, line ends, NUL, and the form
+ * feed and vertical tab that the cachegrind reader and cg_annotate take as
+ * blanks) become '_', and an empty name is "_".  A name the rule makes
+ * equal to another event's gets "_2", "_3", ... until it is distinct (a
+ * list with a name twice does not read back); names the rule leaves alone
+ * are kept.  Indexed by ph_event.index. */
+typedef struct ph_out_names {
+    const ph_profile *p;
+    const char **name;
+    char **made;        /* the names written differently, to free */
+    size_t nmade;
+} ph_out_names;
+
+void ph_out_names_init(ph_out_names *names, const ph_profile *p);
+void ph_out_names_free(ph_out_names *names);
+/* Writes ev's name; returns 1 when it differs from the profile's (the
+ * writer says so with an "event-name" drop). */
+int ph_out_event_name(ph_output *out, const ph_out_names *names,
+                      const ph_event *ev);
 /* The "event-name" drop for n names that ph_out_event_name changed, in a
  * file of the given format. */
 void ph_out_event_names_changed(ph_output *out, uint64_t n,

@@ -62,13 +62,56 @@ static int summed(const ph_event *ev)
 /* Writers rename event names with these bytes and control bytes
  * (callgrind's events: line, exporters/out_events.c); an empty name
  * becomes "_". */
-static void fix_name(char *s)
+static char *fix_name(const char *name, size_t n)
 {
-    if (!*s)
-        strcpy(s, "_");
-    for (; *s; s++)
-        if (strchr(" =:", *s) || (unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '_';
+    char *s = malloc(n + 24);
+    for (size_t i = 0; i < n; i++)
+        s[i] = strchr(" =:", name[i]) || (unsigned char)name[i] < 0x20 ||
+               name[i] == 0x7f ? '_' : name[i];
+    strcpy(s + n, n ? "" : "_");
+    return s;
+}
+
+/* The names those writers give the events of a, by event index, written
+ * here again to check theirs: a name the rule leaves alone is kept, and a
+ * renamed one that meets a name given already gets "_2", "_3", ...
+ * (counting on from the last event renamed to the same name). */
+static char **written_names(const ph_profile *a)
+{
+    size_t ne = ph_event_count(a);
+    char **name = calloc(ne + 1, sizeof *name);
+    unsigned *suffix = calloc(ne + 1, sizeof *suffix);
+    size_t *base_len = calloc(ne + 1, sizeof *base_len);
+
+    for (size_t i = 0; i < ne; i++) {
+        const ph_event *ev = ph_event_at(a, i);
+        size_t n = ph_str_len(a, ev->name);
+        name[i] = fix_name(ph_str_get(a, ev->name), n);
+        base_len[i] = strlen(name[i]);
+        if (n && memcmp(name[i], ph_str_get(a, ev->name), n) == 0)
+            continue;                   /* kept */
+        unsigned k = 1;
+        for (size_t j = i; j-- > 0;)
+            if (suffix[j] && base_len[j] == base_len[i] &&
+                memcmp(name[j], name[i], base_len[i]) == 0) {
+                k = suffix[j] + 1;
+                break;
+            }
+        for (;; k++) {
+            int taken = 0;
+            if (k > 1)
+                snprintf(name[i] + base_len[i], 24, "_%u", k);
+            taken = ph_event_find(a, name[i]) != NULL;
+            for (size_t j = 0; j < i && !taken; j++)
+                taken = suffix[j] && strcmp(name[j], name[i]) == 0;
+            if (!taken)
+                break;
+        }
+        suffix[i] = k;
+    }
+    free(suffix);
+    free(base_len);
+    return name;
 }
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -124,6 +167,7 @@ static void compare(const char *fmt, const ph_profile *a, const ph_profile *b,
     const int64_t *ta = ph_totals(a, PH_ALL_PARTS);
     const int64_t *tb = ph_totals(b, PH_ALL_PARTS);
     char *seen = calloc(ph_event_nreal(b) + 1, 1);
+    char **renamed = al->renamed ? written_names(a) : NULL;
 
     for (size_t k = 0; k < ph_event_nreal(a); k++) {
         const ph_event *ev = ph_event_real(a, k), *got;
@@ -139,11 +183,9 @@ static void compare(const char *fmt, const ph_profile *a, const ph_profile *b,
             }
             snprintf(name, sizeof name, "samples");
         }
+        if (al->renamed)
+            snprintf(name, sizeof name, "%s", renamed[ev->index]);
         got = ph_event_find(b, name);
-        if (!got && al->renamed) {
-            fix_name(name);
-            got = ph_event_find(b, name);
-        }
         if (!got || got->slot < 0) {
             if (!al->events_lost)
                 fail("%s: event %s lost without a drop warning", fmt, name);
@@ -164,6 +206,9 @@ static void compare(const char *fmt, const ph_profile *a, const ph_profile *b,
         if (!seen[k] && summed(ev) && !ph_event_find(a, name))
             fail("%s: event %s appears from nowhere", fmt, name);
     }
+    for (size_t i = 0; renamed && i < ph_event_count(a); i++)
+        free(renamed[i]);
+    free(renamed);
     free(seen);
 }
 
