@@ -25,14 +25,15 @@ static ph_line_cost *new_line(ph_lines *ls, const ph_file *file,
     return lc;
 }
 
-/* The entry for (file, line): the last one when equal (rows come in runs),
- * else a new one; merge_lines adds up the rest. */
+/* The entry for (file, line), made when absent. */
 static ph_line_cost *line_at(ph_lines *ls, const ph_file *file,
                              uint32_t line)
 {
-    if (ls->n && ls->v[ls->n - 1].file == file &&
-        ls->v[ls->n - 1].line == line)
-        return &ls->v[ls->n - 1];
+    uint64_t key = (uint64_t)(file ? file->id : 0) << 32 | line;
+    int64_t i = ph_idmap_get(&ls->line_of, key);
+    if (i >= 0)
+        return &ls->v[i];
+    ph_idmap_put(&ls->line_of, key, (uint32_t)ls->n);
     return new_line(ls, file, line);
 }
 
@@ -48,10 +49,15 @@ static void add_cost(ph_lines *ls, const ph_file *file, uint32_t line,
 static ph_call_line *call_slot(ph_lines *ls, ph_line_cost *lc,
                                const ph_func *callee)
 {
-    for (size_t i = 0; i < lc->ncalls; i++)
-        if (lc->calls[i].callee == callee)
-            return &lc->calls[i];
-    lc->calls = ph_xrealloc(lc->calls, (lc->ncalls + 1) * sizeof *lc->calls);
+    uint64_t key = (uint64_t)(lc - ls->v) << 32 | callee->id;
+    int64_t i = ph_idmap_get(&ls->call_of, key);
+    if (i >= 0)
+        return &lc->calls[i];
+    ph_idmap_put(&ls->call_of, key, (uint32_t)lc->ncalls);
+    if (lc->ncalls == lc->calls_cap) {
+        lc->calls_cap = lc->calls_cap ? 2 * lc->calls_cap : 4;
+        lc->calls = ph_xrealloc(lc->calls, lc->calls_cap * sizeof *lc->calls);
+    }
     ph_call_line *cl = &lc->calls[lc->ncalls++];
     memset(cl, 0, sizeof *cl);
     cl->callee = callee;
@@ -68,22 +74,6 @@ static void add_call(ph_lines *ls, ph_line_cost *lc, const ph_call *c)
         cl->incl[k] = ph_cost_add(cl->incl[k], ph_call_incl(c, k));
 }
 
-/* Move the call lines of from into into (from's are freed). */
-static void merge_calls(ph_lines *ls, ph_line_cost *into,
-                        ph_line_cost *from)
-{
-    for (size_t i = 0; i < from->ncalls; i++) {
-        ph_call_line *src = &from->calls[i];
-        ph_call_line *cl = call_slot(ls, into, src->callee);
-        cl->count += src->count;
-        cl->known |= src->known;
-        for (size_t k = 0; k < ls->w; k++)
-            cl->incl[k] = ph_cost_add(cl->incl[k], src->incl[k]);
-        free(src->incl);
-    }
-    free(from->calls);
-}
-
 static int cmp_lines(const void *a, const void *b)
 {
     const ph_line_cost *x = a, *y = b;
@@ -93,28 +83,12 @@ static int cmp_lines(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Sort by (file, line) and add up equal keys, calls included. */
-static void merge_lines(ph_lines *ls)
+/* Sort by (file, line) (each is one entry) and leave out the lines
+ * whose costs add up to nothing (a diff's) and make no call. */
+static void sort_lines(ph_lines *ls)
 {
     size_t o = 0;
-    if (ls->n == 0)
-        return;
     ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
-    for (size_t i = 0; i < ls->n; i++) {
-        ph_line_cost *lc = &ls->v[i];
-        if (o && cmp_lines(&ls->v[o - 1], lc) == 0) {
-            ph_line_cost *into = &ls->v[o - 1];
-            for (size_t k = 0; k < ls->w; k++)
-                into->cost[k] = ph_cost_add(into->cost[k], lc->cost[k]);
-            free(lc->cost);
-            merge_calls(ls, into, lc);
-        } else {
-            ls->v[o++] = *lc;
-        }
-    }
-    ls->n = o;
-    /* lines whose costs add up to nothing (a diff's) and make no call */
-    o = 0;
     for (size_t i = 0; i < ls->n; i++) {
         ph_line_cost *lc = &ls->v[i];
         size_t k = 0;
@@ -234,6 +208,8 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
     ph_profile *p = r->p;
     memset(ls, 0, sizeof *ls);
     ls->w = ph_event_nreal(p);
+    ph_idmap_init(&ls->line_of, 64);
+    ph_idmap_init(&ls->call_of, 64);
     if (f) {
         collect_func(r, f, NULL, ls);
     } else {
@@ -249,7 +225,9 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
             if (part_ok(r, s->part))
                 add_cost(ls, fr->func->file, fr->line, s->cost, s->width);
     }
-    merge_lines(ls);
+    ph_idmap_free(&ls->line_of);
+    ph_idmap_free(&ls->call_of);
+    sort_lines(ls);
     if (ph_node_count(p))
         add_cum(r, f, file, ls);
 }

@@ -6,6 +6,7 @@
 #define PH_CGVIEW_ANNOTATE_H
 
 #include "cgview/report.h"
+#include "ir/idmap.h"
 
 typedef struct ph_call_line {
     const ph_func *callee;
@@ -22,12 +23,16 @@ typedef struct ph_line_cost {
                               * through the line, once (pprof -list's
                               * cum); NULL for flat data */
     ph_call_line *calls;
-    size_t ncalls;
+    size_t ncalls, calls_cap;
 } ph_line_cost;
 
 typedef struct ph_lines {
     ph_line_cost *v;
     size_t n, cap, w;
+    /* while collecting: (file id, line) -> entry, and (entry, callee id)
+     * -> call, so that each line and call is one entry however the
+     * records come (a file's every function calling one callee) */
+    ph_idmap line_of, call_of;
 } ph_lines;
 
 /* Lines of f (file NULL) or of every function's code in file (f NULL),

@@ -109,14 +109,23 @@ size_t ph_grid_rows(const ph_grid *g)
     return g->nrows;
 }
 
+static void set_cap(ph_grid *g, size_t cap)
+{
+    g->cap = cap;
+    g->cells = ph_xrealloc(g->cells, (cap * g->ncols + 1) * sizeof *g->cells);
+    g->only = ph_xrealloc(g->only, cap);
+}
+
+void ph_grid_reserve(ph_grid *g, size_t rows)
+{
+    if (g->nrows + rows > g->cap)
+        set_cap(g, g->nrows + rows);
+}
+
 void ph_grid_row(ph_grid *g)
 {
-    if (g->nrows == g->cap) {
-        g->cap = g->cap ? 2 * g->cap : 64;
-        g->cells = ph_xrealloc(g->cells,
-                               (g->cap * g->ncols + 1) * sizeof *g->cells);
-        g->only = ph_xrealloc(g->only, g->cap);
-    }
+    if (g->nrows == g->cap)
+        set_cap(g, g->cap ? 2 * g->cap : 64);
     memset(g->cells + g->nrows * g->ncols, 0, g->ncols * sizeof *g->cells);
     g->only[g->nrows] = 0;
     g->nrows++;

@@ -202,7 +202,10 @@ static void declare_text(const ph_report *r, const ph_lines *ls,
                                                   .flags = PH_GRID_LEFT });
 }
 
-/* The rows of lines; with text_ls, the text table of those lines too. */
+/* The rows of lines: with text_ls, the text table of those lines only
+ * (a whole file's table has a row per line and call: with every event's
+ * data cells too, annotating a big file cost more than reading it); else
+ * the data rows. */
 static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
                           line_rows *lr)
 {
@@ -210,9 +213,12 @@ static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
 
     memset(lr, 0, sizeof *lr);
     g = lr->lines = ph_grid_new(0);
+    lr->calls = ph_grid_new(1);
     lr->text = text_ls != NULL;
-    if (lr->text)
+    if (lr->text) {
         declare_text(r, text_ls, lr);
+        return;
+    }
     lr->lc.function = ph_grid_add_col(g, &(ph_grid_col){ .csv = "function" });
     lr->lc.file = ph_grid_add_col(g, &(ph_grid_col){
         .key = "file", .csv = "file", .csv_pos = 1 });
@@ -224,7 +230,7 @@ static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
     lr->lc.cum = ph_report_cost_cols(
         r, g, &(ph_grid_col){ .group = "cumulative",
                               .flags = PH_GRID_OPTIONAL }, NULL);
-    g = lr->calls = ph_grid_new(1);
+    g = lr->calls;
     lr->cc.name = ph_grid_add_col(g, &(ph_grid_col){ .key = "name" });
     lr->cc.file = ph_grid_add_col(g, &(ph_grid_col){ .key = "file" });
     lr->cc.calls = ph_grid_add_col(g, &(ph_grid_col){ .key = "calls" });
@@ -327,28 +333,31 @@ static void add_entry(const ph_report *r, const ph_func *f,
     char cnt[32], fit[PH_REPORT_MAXW + 1], name[2048];
 
     add_row(lr, i);
-    if (f)
-        ph_grid_str(g, lr->lc.function, ph_str_get(r->p, f->name));
-    ph_grid_str(g, lr->lc.file, file_name(r, lc->file));
-    ph_grid_uint(g, lr->lc.line, lc->line);
-    ph_report_cost_cells(r, g, lr->lc.self, lc->cost);
-    if (lc->cum)
-        ph_report_cost_cells(r, g, lr->lc.cum, lc->cum);
-    if (lr->text)
+    if (lr->text) {
         source_text(lr, text_cells(r, lr, lc->cost, lc->cum), text);
+    } else {
+        if (f)
+            ph_grid_str(g, lr->lc.function, ph_str_get(r->p, f->name));
+        ph_grid_str(g, lr->lc.file, file_name(r, lc->file));
+        ph_grid_uint(g, lr->lc.line, lc->line);
+        ph_report_cost_cells(r, g, lr->lc.self, lc->cost);
+        if (lc->cum)
+            ph_report_cost_cells(r, g, lr->lc.cum, lc->cum);
+    }
     lr->call0[i] = ph_grid_rows(cg);
     for (size_t k = 0; k < lc->ncalls; k++) {
         const ph_call_line *cl = &lc->calls[k];
         const ph_func *to = cl->callee;
         size_t used;
-        ph_grid_row(cg);
-        ph_grid_str(cg, lr->cc.name, ph_str_get(r->p, to->name));
-        ph_grid_str(cg, lr->cc.file, file_name(r, to->file));
-        ph_grid_uint(cg, lr->cc.calls, cl->count);
-        if (cl->known)
-            ph_report_cost_cells(r, cg, lr->cc.incl, cl->incl);
-        if (!lr->text)
+        if (!lr->text) {
+            ph_grid_row(cg);
+            ph_grid_str(cg, lr->cc.name, ph_str_get(r->p, to->name));
+            ph_grid_str(cg, lr->cc.file, file_name(r, to->file));
+            ph_grid_uint(cg, lr->cc.calls, cl->count);
+            if (cl->known)
+                ph_report_cost_cells(r, cg, lr->cc.incl, cl->incl);
             continue;
+        }
         add_row(lr, ~(size_t)0);
         used = text_cells(r, lr, cl->known ? cl->incl : NULL, NULL);
         snprintf(name, sizeof name, "%s:%s (%sx)",
@@ -398,6 +407,10 @@ static void file_rows(const ph_report *r, const ph_lines *ls,
 
     line_rows_clear(lr, ls);
     if (lr->text) {
+        size_t rows = 2 * ls->n + 4;   /* a rule and a context line each */
+        for (size_t k = 0; k < ls->n; k++)
+            rows += ls->v[k].ncalls;
+        ph_grid_reserve(lr->lines, rows);
         ph_grid_line(lr->lines, "");
         if (!src) {
             ph_grid_line(lr->lines, "  The file was not found: its costly "

@@ -96,8 +96,16 @@ static char *visible(const char *s)
 const char *ph_report_fit(char *buf, size_t size, const char *s,
                           size_t width)
 {
-    char *v = visible(s);
+    const unsigned char *u = (const unsigned char *)s;
+    char *v;
 
+    while (*u >= 0x20 && *u < 0x7f)     /* printable ASCII: nothing to show */
+        u++;
+    if (*u == '\0') {
+        fit(buf, size, s, width);
+        return buf;
+    }
+    v = visible(s);
     fit(buf, size, v, width);
     free(v);
     return buf;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "importers/importers.h"
+#include "ir/idmap.h"
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_read.h"
 

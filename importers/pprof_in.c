@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "importers/importers.h"
+#include "ir/idmap.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
 

@@ -37,19 +37,4 @@ int ph_pb_field_at(const unsigned char *data, size_t len, size_t off,
  * (pprof), 'd' (drcctprof) or '?' (could be either). */
 int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind);
 
-/* uint64 id -> uint32 index, open addressing; capacity fixed at creation
- * (n = number of ids to hold, bounded by the message size). */
-typedef struct ph_idmap {
-    uint64_t *keys;
-    uint32_t *vals;   /* index + 1; 0 = empty slot */
-    size_t mask;
-} ph_idmap;
-
-void ph_idmap_init(ph_idmap *m, size_t n);
-void ph_idmap_free(ph_idmap *m);
-/* Insert id -> idx; returns 0, or -1 when id is already present. */
-int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx);
-/* Index for id, or -1 when absent. */
-int64_t ph_idmap_get(const ph_idmap *m, uint64_t id);
-
 #endif /* PH_PB_WIRE_H */

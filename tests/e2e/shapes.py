@@ -101,6 +101,12 @@ def main():
     compare("summary --gprof, main calling %d functions" % (N // 2),
             [profhub, "summary", "--gprof", cg["fanout"]],
             [profhub, "summary", "--gprof", cg["normal"]])
+    # --annotate of main, whose one line calls N/2 functions (each call
+    # was looked up among the line's calls made so far, and each text
+    # row held every event's data cells: minutes at N)
+    compare("summary --annotate, one line calling %d functions" % (N // 2),
+            [profhub, "summary", "--annotate", "main", cg["fanout"]],
+            [profhub, "summary", "--annotate", "f1", cg["normal"]])
     # Every writer on one deep stack; what the tree and call-graph writers
     # wrote read back (the readers on deep stacks, and the flat data of a
     # deep call chain expanded into stacks again); a deep stack of two

@@ -6,6 +6,7 @@
 #define PH_SUITE(m) void ph_test_register_##m(void);
 #endif
 PH_SUITE(arena)
+PH_SUITE(idmap)
 PH_SUITE(strtab)
 PH_SUITE(events)
 PH_SUITE(rows)
