@@ -19,6 +19,7 @@
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_out.h"
+#include "proto/pb_wire.h"
 
 PH_DECLARE_EXPORTER(drcctprof);
 
@@ -162,7 +163,7 @@ static int cmp_u64(const void *a, const void *b)
 static void write_metric_types(writer *w, ph_output *out)
 {
     const ph_profile *p = w->p;
-    size_t nr = w->st->width, nd = 0, inexact = 0;
+    size_t nr = w->st->width, nd = 0, inexact = 0, like_ids = 0;
     PbProfile *pb = &w->pb;
     pb->metric_type = ph_xcalloc(nr + 1, sizeof *pb->metric_type);
     pb->n_metric_type = nr;
@@ -171,6 +172,8 @@ static void write_metric_types(writer *w, ph_output *out)
         Drcctprof__Profile__MetricType *mt = ph_xmalloc(sizeof *mt);
         drcctprof__profile__metric_type__init(mt);
         mt->des = str_of(w, ev->name);
+        like_ids += !(ev->flags & PH_EV_NONADDITIVE) &&
+                    ph_drcc_name_says_ids(ph_str_get(p, ev->name));
         /* The format has units, no scale: gmon's ticks of 0.01 s are
          * written as nanoseconds (x 10^7), as the pprof writer does. */
         int exact = 1;
@@ -206,6 +209,11 @@ static void write_metric_types(writer *w, ph_output *out)
     if (nd)
         ph_output_drop(out, "derived", nd, "derived events "
                        "(the format has no formulas)");
+    if (like_ids)
+        ph_output_drop(out, "id-names", like_ids, "event sums (events named "
+                       "like ids, with a word 'type', 'id', 'context' or "
+                       "'handle', are read from drcctprof as ids, not "
+                       "costs)");
     if (inexact)
         ph_output_drop(out, "scale", inexact, "event scales (values "
                        "written as raw counts: no integer factor to the unit)");

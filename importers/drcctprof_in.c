@@ -70,32 +70,6 @@ static int read_strings(reader *r)
                                              0));
 }
 
-/* Whether a metric name says its values are ids, enums or timestamps. */
-static int name_is_nonadditive(const char *s)
-{
-    char word[32];
-    int has_start = 0, has_time = 0;
-    while (*s) {
-        size_t n = 0;
-        while (*s && !isalnum((unsigned char)*s))
-            s++;
-        while (isalnum((unsigned char)*s)) {
-            if (n + 1 < sizeof word)
-                word[n++] = (char)tolower((unsigned char)*s);
-            s++;
-        }
-        word[n] = '\0';
-        if (!strcmp(word, "context") || !strcmp(word, "type") ||
-            !strcmp(word, "id") || !strcmp(word, "handle"))
-            return 1;
-        if (!strcmp(word, "start") || !strcmp(word, "end"))
-            has_start = 1;
-        if (!strcmp(word, "time"))
-            has_time = 1;
-    }
-    return has_start && has_time;
-}
-
 static int read_metric_types(reader *r)
 {
     const PbProfile *pb = r->pb;
@@ -128,7 +102,7 @@ static int read_metric_types(reader *r)
             ev->scale = 1e-6;
         }
         r->is_str[i] = mt->value_type == 2;
-        if (r->is_str[i] || name_is_nonadditive(name))
+        if (r->is_str[i] || ph_drcc_name_says_ids(name))
             ev->flags |= PH_EV_NONADDITIVE;
         r->slot[i] = ev->slot;
     }

@@ -5,6 +5,7 @@
  * maps the files' 64-bit ids to dense indices. */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,4 +277,32 @@ int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind)
     else if (drcc > pprof)
         *kind = 'd';
     return 10 + 5 * (fields > 8 ? 8 : fields);
+}
+
+/* ------------------------------------------------------------------ */
+/* drcctprof metric names                                             */
+
+int ph_drcc_name_says_ids(const char *s)
+{
+    char word[32];
+    int has_start = 0, has_time = 0;
+    while (*s) {
+        size_t n = 0;
+        while (*s && !isalnum((unsigned char)*s))
+            s++;
+        while (isalnum((unsigned char)*s)) {
+            if (n + 1 < sizeof word)
+                word[n++] = (char)tolower((unsigned char)*s);
+            s++;
+        }
+        word[n] = '\0';
+        if (!strcmp(word, "context") || !strcmp(word, "type") ||
+            !strcmp(word, "id") || !strcmp(word, "handle"))
+            return 1;
+        if (!strcmp(word, "start") || !strcmp(word, "end"))
+            has_start = 1;
+        if (!strcmp(word, "time"))
+            has_time = 1;
+    }
+    return has_start && has_time;
 }

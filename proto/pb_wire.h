@@ -1,7 +1,8 @@
 /* pb_wire.h -- protobuf wire-level helpers shared by the pprof and
  * drcctprof readers: a top-level field walker that gives
  * byte offsets for error messages, the sniff vote that tells the two
- * formats apart, and a small uint64 id -> index map. */
+ * formats apart, and the drcctprof rule for metric names that say ids
+ * (its reader applies it, its writer warns of it). */
 #ifndef PH_PB_WIRE_H
 #define PH_PB_WIRE_H
 
@@ -36,5 +37,10 @@ int ph_pb_field_at(const unsigned char *data, size_t len, size_t off,
  * not look like either schema, else a positive score, and *kind is 'p'
  * (pprof), 'd' (drcctprof) or '?' (could be either). */
 int ph_pb_sniff_vote(const unsigned char *data, size_t len, int *kind);
+
+/* Whether a drcctprof metric name says its values are ids, enums or
+ * timestamps (a word "context", "type", "id" or "handle", or both "start"
+ * or "end" and "time"): such metrics are read as non-additive. */
+int ph_drcc_name_says_ids(const char *name);
 
 #endif /* PH_PB_WIRE_H */

@@ -110,6 +110,13 @@ def edge_cases():
     with open(path, "wb") as f:
         f.write(orig.replace(b"\nevents: Ir\n", b"\nevents: I\rr\n", 1))
     made.append((path, []))
+    # an event named like an id (found by tests/fuzz/fuzz_roundtrip: the
+    # drcctprof reader takes "...type..." metrics for ids, not costs, and
+    # the writer did not say so)
+    path = os.path.join(tmp, "edge_idname.out")
+    with open(path, "wb") as f:
+        f.write(orig.replace(b"\nevents: Ir\n", b"\nevents: I_type\n", 1))
+    made.append((path, []))
     # a form feed and a vertical tab inside an event name (found by
     # tests/fuzz/fuzz_roundtrip: written raw, they split the name in two
     # for the cachegrind reader, which takes them as blanks, as cg_annotate)
