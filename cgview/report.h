@@ -82,6 +82,9 @@ double ph_report_self(const ph_report *r, const ph_entry *e);
  * ("std::vector<int>::...::insert"). */
 const char *ph_report_fit(char *buf, size_t size, const char *s,
                           size_t width);
+/* Columns s takes as ph_report_fit shows it (control bytes and bytes that
+ * are no UTF-8 as \xNN). */
+size_t ph_report_shown_len(const char *s);
 /* Last component of a path. */
 const char *ph_report_base(const char *path);
 

@@ -93,15 +93,21 @@ static char *visible(const char *s)
     return d;
 }
 
+/* Whether s is printable ASCII: shown as it is. */
+static int plain(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u >= 0x20 && *u < 0x7f)
+        u++;
+    return *u == '\0';
+}
+
 const char *ph_report_fit(char *buf, size_t size, const char *s,
                           size_t width)
 {
-    const unsigned char *u = (const unsigned char *)s;
     char *v;
 
-    while (*u >= 0x20 && *u < 0x7f)     /* printable ASCII: nothing to show */
-        u++;
-    if (*u == '\0') {
+    if (plain(s)) {
         fit(buf, size, s, width);
         return buf;
     }
@@ -109,6 +115,19 @@ const char *ph_report_fit(char *buf, size_t size, const char *s,
     fit(buf, size, v, width);
     free(v);
     return buf;
+}
+
+size_t ph_report_shown_len(const char *s)
+{
+    char *v;
+    size_t n;
+
+    if (plain(s))
+        return strlen(s);
+    v = visible(s);
+    n = strlen(v);
+    free(v);
+    return n;
 }
 
 static void fit(char *buf, size_t size, const char *s, size_t width)

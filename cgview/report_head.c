@@ -119,8 +119,9 @@ static ph_grid *events_grid(const ph_report *r, head *h)
 
     for (i = 0; i < n; i++) {
         const ph_event *e = ph_event_at(p, i);
-        if (ph_report_event_shown(e) && ph_str_len(p, e->name) > wn)
-            wn = ph_str_len(p, e->name);
+        size_t len = ph_report_shown_len(ph_str_get(p, e->name));
+        if (ph_report_event_shown(e) && len > wn)
+            wn = len;
     }
     if (wn > 16)
         wn = 16;

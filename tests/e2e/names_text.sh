@@ -50,4 +50,11 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then
 fi
 grep -q 'x1b\[31m' "$tmp/out" || fail "text report: ESC not shown as \\x1b"
 grep -q 'xff' "$tmp/out" || fail "text report: byte 0xff not shown as \\xff"
+# an event name with a control byte is shown whole in the events list
+# ("I\x01r", not cut to the width of its bytes: "I\x0")
+sed "s/^events: Ir\$/events: I$(printf '\001')r/" \
+    "$SAMPLES/callgrind/chain.default.out" > "$tmp/ctl.out"
+expect_status 0 "$PROFHUB" summary "$tmp/ctl.out"
+grep -q '^events: *I\\x01r ' "$tmp/out" ||
+    fail "events list: 'I\\x01r' not shown whole"
 finish
