@@ -216,8 +216,8 @@ void ph_out_event_names_changed(ph_output *out, uint64_t n,
 /* ------------------------------------------------------------------ */
 /* Units                                                              */
 
-const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
-                        int64_t *factor, int *exact)
+/* Nanoseconds in one unit of time, or 0 for a unit that is no time. */
+static double unit_ns(const char *unit)
 {
     static const struct { const char *name; double ns; } times[] = {
         {"seconds", 1e9}, {"s", 1e9}, {"sec", 1e9},
@@ -225,16 +225,23 @@ const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
         {"microseconds", 1e3}, {"us", 1e3},
         {"nanoseconds", 1}, {"ns", 1},
     };
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (strcmp(unit, times[i].name) == 0)
+            return times[i].ns;
+    return 0;
+}
+
+const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
+                        int64_t *factor, int *exact)
+{
     const char *unit = ph_str_get(p, ev->unit);
-    double scale = ev->scale;
+    double scale = ev->scale, ns = unit_ns(unit);
     *factor = 1;
     *exact = 1;
     if (scale == 1.0 || scale == 0.0)
         return unit;
-    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
-        if (strcmp(unit, times[i].name))
-            continue;
-        double f = scale * times[i].ns, r = floor(f + 0.5);
+    if (ns > 0) {
+        double f = scale * ns, r = floor(f + 0.5);
         if (r >= 1 && fabs(f - r) < 1e-6 * r && r < 9e18) {
             *factor = (int64_t)r;
             return "nanoseconds";
@@ -266,9 +273,13 @@ void ph_out_drop_scales(const ph_profile *p, ph_output *out)
     uint64_t n = 0;
     for (size_t k = 0; k < ph_event_nreal(p); k++) {
         const ph_event *ev = ph_event_real(p, k);
-        n += ev->scale != 1.0 && ev->scale != 0.0 &&
+        /* nanoseconds read back as counts are the same quantity; seconds
+         * (gmon's at 1 tick a second) are not */
+        int coarse_time = unit_ns(ph_str_get(p, ev->unit)) > 1;
+        n += (coarse_time || (ev->scale != 1.0 && ev->scale != 0.0)) &&
              !(ev->flags & PH_EV_NONADDITIVE);
     }
-    ph_output_drop(out, "scale", n, "event scales (the format has no "
-                   "units: values written as raw counts, such as ticks)");
+    ph_output_drop(out, "scale", n, "event scales and time units (the "
+                   "format has no units: values written as raw counts, "
+                   "such as ticks)");
 }

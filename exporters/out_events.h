@@ -24,7 +24,8 @@ const char *ph_out_unit(const ph_profile *p, const ph_event *ev,
                         int64_t *factor, int *exact);
 /* For formats without units (callgrind, cachegrind, folded): a drop
  * warning for the real events whose scale is not 1 (gmon's ticks of
- * 0.01 s), whose raw counts are written. */
+ * 0.01 s) or whose unit is a time coarser than nanoseconds, whose raw
+ * counts are written. */
 void ph_out_drop_scales(const ph_profile *p, ph_output *out);
 /* v * factor, saturated at the int64 range (sets *overflow). */
 int64_t ph_out_scale(int64_t v, int64_t factor, int *overflow);

@@ -163,6 +163,21 @@ def edge_cases():
     with open(path, "wb") as f:
         f.write(head + b"30 " + MAX + b"\n")
     made.append((path, []))
+    # a gmon.out whose clock ticks once a second (found by
+    # tests/fuzz/fuzz_roundtrip: scale 1, unit seconds; callgrind has no
+    # units, so the seconds came back as counts with no warning): the
+    # histogram's prof_rate (offset 41, after tag 0, low_pc, high_pc and
+    # hist_size) set to 1
+    gdir = os.path.join(top, "samples/gmon/chain-pie")
+    with open(os.path.join(gdir, "gmon.out"), "rb") as f:
+        gmon = bytearray(f.read())
+    if gmon[20] != 0 or int.from_bytes(gmon[41:45], "little") != 100:
+        fail("edge_rate1: the sample's histogram is not where it was")
+    gmon[41:45] = (1).to_bytes(4, "little")
+    path = os.path.join(tmp, "edge_rate1.gmon")
+    with open(path, "wb") as f:
+        f.write(gmon)
+    made.append((path, ["--exe", os.path.join(gdir, "prog")]))
     return made
 
 
