@@ -25,10 +25,18 @@ typedef struct cell {
         uint64_t u;
         double d;
     } v;
-    char *s;       /* STR, NUMTEXT */
+    char *s;       /* STR, NUMTEXT; the strings are in the grid's blocks */
     char *text;    /* text table, when it differs from the value */
     char *note;    /* PH_GRID_FILL */
 } cell;
+
+/* The cells' strings, in blocks that never move (a table of a whole
+ * annotated file has millions: one malloc each cost a tenth of the run). */
+typedef struct text_block {
+    struct text_block *next;
+    size_t used, size;
+    char text[];
+} text_block;
 
 struct ph_grid {
     ph_grid_col *cols;
@@ -37,6 +45,7 @@ struct ph_grid {
     unsigned char *only;     /* per row: DATA_ONLY, TEXT_ONLY or 0 */
     size_t nrows, cap;
     int flow;
+    text_block *texts;       /* newest first */
 };
 
 ph_grid *ph_grid_new(int flow)
@@ -46,14 +55,27 @@ ph_grid *ph_grid_new(int flow)
     return g;
 }
 
+/* Forget every string but keep the newest block for the next rows. */
+static void clear_texts(ph_grid *g, int all)
+{
+    text_block *b = g->texts, *keep = all ? NULL : b;
+    if (keep) {
+        b = b->next;
+        keep->next = NULL;
+        keep->used = 0;
+    }
+    while (b) {
+        text_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    g->texts = keep;
+}
+
 void ph_grid_clear(ph_grid *g)
 {
-    for (size_t i = 0; i < g->nrows * g->ncols; i++) {
-        free(g->cells[i].s);
-        free(g->cells[i].text);
-        free(g->cells[i].note);
-    }
     g->nrows = 0;
+    clear_texts(g, 0);
 }
 
 void ph_grid_free(ph_grid *g)
@@ -69,6 +91,7 @@ void ph_grid_free(ph_grid *g)
         free((char *)c->head);
         free((char *)c->sep);
     }
+    clear_texts(g, 1);
     free(g->cells);
     free(g->only);
     free(g->cols);
@@ -79,6 +102,24 @@ static char *dup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(ph_xmalloc(n), s, n);
+}
+
+/* s in the grid's text blocks, until the grid is cleared. */
+static char *keep(ph_grid *g, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    text_block *b = g->texts;
+    if (!b || b->size - b->used < n) {
+        size_t size = n > 65536 ? n : 65536;
+        b = ph_xmalloc(sizeof *b + size);
+        b->size = size;
+        b->used = 0;
+        b->next = g->texts;
+        g->texts = b;
+    }
+    char *t = memcpy(b->text + b->used, s, n);
+    b->used += n;
+    return t;
 }
 
 static char *dup_or_null(const char *s)
@@ -139,7 +180,6 @@ static cell *at(const ph_grid *g, size_t row, size_t col)
 static cell *cur(ph_grid *g, size_t col, kind k)
 {
     cell *c = at(g, g->nrows - 1, col);
-    free(c->s);
     c->s = NULL;
     c->kind = k;
     return c;
@@ -149,7 +189,7 @@ void ph_grid_str(ph_grid *g, size_t col, const char *s)
 {
     cell *c = cur(g, col, s ? STR : NUL);
     if (s)
-        c->s = dup(s);
+        c->s = keep(g, s);
 }
 
 void ph_grid_int(ph_grid *g, size_t col, int64_t v)
@@ -169,7 +209,7 @@ void ph_grid_num(ph_grid *g, size_t col, double v)
 
 void ph_grid_number_text(ph_grid *g, size_t col, const char *text)
 {
-    cur(g, col, NUMTEXT)->s = dup(text);
+    cur(g, col, NUMTEXT)->s = keep(g, text);
 }
 
 void ph_grid_bool(ph_grid *g, size_t col, int v)
@@ -199,7 +239,7 @@ void ph_grid_line(ph_grid *g, const char *text)
     ph_grid_row(g);
     g->only[g->nrows - 1] = LINE;
     c = at(g, g->nrows - 1, 0);
-    c->text = dup(text);
+    c->text = keep(g, text);
 }
 
 static int in_data(const ph_grid *g, size_t row)
@@ -209,16 +249,12 @@ static int in_data(const ph_grid *g, size_t row)
 
 void ph_grid_text(ph_grid *g, size_t col, const char *text)
 {
-    cell *c = at(g, g->nrows - 1, col);
-    free(c->text);
-    c->text = dup(text);
+    at(g, g->nrows - 1, col)->text = keep(g, text);
 }
 
 void ph_grid_note(ph_grid *g, size_t col, const char *note)
 {
-    cell *c = at(g, g->nrows - 1, col);
-    free(c->note);
-    c->note = dup(note);
+    at(g, g->nrows - 1, col)->note = keep(g, note);
 }
 
 /* The value as CSV and text write it ("" for null); buf holds 40 bytes. */
