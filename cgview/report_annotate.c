@@ -89,8 +89,14 @@ static void cell(const ph_report *r, const columns *c, size_t i,
     double pc = ph_report_percent(r, c->ev[i], x);
     int with_pc = c->pc && pc == pc;      /* not NaN */
     if (x == 0) {
-        snprintf(buf, size, "%*s%s", (int)c->w[i], ".",
-                 with_pc ? "         " : "");
+        /* "." at the column's right end, then the percentage's room: most
+         * cells of a big file's table, so no snprintf */
+        size_t w = c->w[i] ? c->w[i] : 1, n = w + (with_pc ? 9 : 0);
+        if (n + 1 > size)
+            n = w = size - 1;
+        memset(buf, ' ', n);
+        buf[w - 1] = '.';
+        buf[n] = '\0';
         return;
     }
     ph_cli_number(num, x, 1);
