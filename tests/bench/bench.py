@@ -16,8 +16,14 @@ $TMPDIR/profhub-bench); each is made once by its script when missing:
   heap.pb.gz          make_heap.sh (Go heap profile, very many stacks)
   callgrind.merge.out make_generated.sh callgrind (a small callgrind file; the
                       merge rows read 10 and 1,000 copies of it, merge/)
+  callgrind.dumpsN.out
+                      make_generated.sh dumps N (the same program, N
+                      rounds, a dump each: N parts of one mix) for N in
+                      $PH_BENCH_DUMPS (default "230 460 920 2300": about
+                      25, 50, 100 and 250 MB)
 PH_BENCH_MAKE=no skips making missing inputs (their rows are left out);
-PH_BENCH_ONLY="callgrind scale cachegrind gprof heap merge" picks sections.
+PH_BENCH_ONLY="callgrind scale dumps cachegrind gprof heap merge" picks
+sections.
 
 Each command is timed with hyperfine (median of $PH_BENCH_RUNS runs after
 a warm-up, default 3; peers that take minutes get $PH_BENCH_PEER_RUNS,
@@ -235,6 +241,25 @@ def scaling_rows(ph, big):
               note=per_mb(big, "--separate-callers=16") if big else None)
 
 
+def dumps_rows(ph):
+    """The summary of the same workload at about 25, 50, 100 and 250 MB
+    (callgrind.dumpsN.out: N rounds of one program, a dump each), time
+    and memory per MB against the largest."""
+    made = []
+    for n in os.environ.get("PH_BENCH_DUMPS", "230 460 920 2300").split():
+        f = os.path.join(bdir, "callgrind.dumps%s.out" % n)
+        if need(f, "make_generated.sh", "dumps", n):
+            made.append((int(n), f))
+    made.sort(reverse=True)
+    base = None
+    for n, f in made:
+        r = bench("callgrind, %d dumps of one mix" % n, size_of(f),
+                  ("profhub summary", ph + " summary " + q(f)),
+                  note=per_mb(base, "%d dumps" % made[0][0])
+                  if base else None)
+        base = base or r
+
+
 def cachegrind_rows(ph):
     cg = os.path.join(bdir, "cachegrind.big.out")
     if not need(cg, "make_generated.sh", "cachegrind"):
@@ -319,6 +344,7 @@ def main():
 
     big = callgrind_rows(ph) if not only or "callgrind" in only else None
     for name, fn in (("scale", lambda: scaling_rows(ph, big)),
+                     ("dumps", lambda: dumps_rows(ph)),
                      ("cachegrind", lambda: cachegrind_rows(ph)),
                      ("gprof", lambda: gprof_rows(ph)),
                      ("heap", lambda: heap_rows(ph)),

@@ -6,18 +6,27 @@
 #               (PH_BENCH_CG_FUNCS): the large cachegrind input;
 #   callgrind:  instructions and jumps, 100 functions
 #               (PH_BENCH_MERGE_FUNCS): the small file the merge rows copy
-#               10 and 1,000 times.
+#               10 and 1,000 times;
+#   dumps N:    the same program running its calls N times, callgrind
+#               dumping before each round into one file (--combine-dumps):
+#               N parts of the same mix, about 110 KB each, for the rows
+#               that scale the input and nothing else.
 #
-# usage: make_generated.sh OUT cachegrind|callgrind
+# usage: make_generated.sh OUT cachegrind|callgrind|dumps N
 set -eu
 
-out=$1 tool=$2
+out=$1 tool=$2 rounds=1
 case $tool in
 cachegrind) funcs=${PH_BENCH_CG_FUNCS:-20000}
             opts="--cache-sim=yes --branch-sim=yes" ;;
 callgrind)  funcs=${PH_BENCH_MERGE_FUNCS:-100}
             opts="--dump-instr=yes --collect-jumps=yes" ;;
-*) echo "$0: unknown tool \"$tool\" (cachegrind or callgrind)" >&2; exit 2 ;;
+dumps)      funcs=${PH_BENCH_MERGE_FUNCS:-100} rounds=${3:?rounds} tool=callgrind
+            # the last function is called from main only, once a round
+            opts="--dump-instr=yes --collect-jumps=yes --combine-dumps=yes
+                  --dump-before=f$((funcs - 1))" ;;
+*) echo "$0: unknown tool \"$tool\" (cachegrind, callgrind or dumps N)" >&2
+   exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 for p in valgrind gcc python3; do
@@ -26,7 +35,7 @@ done
 mkdir -p "$(dirname "$out")"
 work=$(mktemp -d "${TMPDIR:-/tmp}/make_generated.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-python3 "$here/gen_c.py" "$funcs" > "$work/gen.c"
+python3 "$here/gen_c.py" "$funcs" "$rounds" > "$work/gen.c"
 gcc -O0 -g "$work/gen.c" -o "$work/gen"
 echo "$0: valgrind --tool=$tool on a generated program" >&2
 # shellcheck disable=SC2086
