@@ -313,23 +313,26 @@ static int load_more(ph_report *r, options *o)
     memset(&mo, 0, sizeof mo);
     mo.scale = 1;
     mo.fold_parts = !o->part && !o->has_thread;
-    ph_merge_stream_init(&ms, &mo);
+    if (mo.fold_parts)
+        ph_merge_stream_init(&ms, &mo);
     for (i = 0; i < o->nmore; i++) {
         ph_profile *q = ph_cli_load(o->more[i], o->from, o->exe);
-        if (!q) {
-            ph_profile_free(ph_merge_stream_finish(&ms));
-            return -1;
-        }
+        if (!q)
+            break;
         if (mo.fold_parts)
             ph_merge_stream_add(&ms, q, NULL);
         else
             ph_merge_into(r->p, q, &mo);
         ph_profile_free(q);
     }
-    sum = ph_merge_stream_finish(&ms);
-    if (mo.fold_parts)
-        ph_merge_into(r->p, sum, &mo);
-    ph_profile_free(sum);
+    if (mo.fold_parts) {
+        sum = ph_merge_stream_finish(&ms);
+        if (i == o->nmore)
+            ph_merge_into(r->p, sum, &mo);
+        ph_profile_free(sum);
+    }
+    if (i < o->nmore)
+        return -1;
     snprintf(o->label, sizeof o->label, "%s (+%zu more)", r->path,
              o->nmore);
     r->path = o->label;

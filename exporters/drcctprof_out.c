@@ -212,8 +212,8 @@ static void write_metric_types(writer *w, ph_output *out)
     if (like_ids)
         ph_output_drop(out, "id-names", like_ids, "event sums (events named "
                        "like ids, with a word 'type', 'id', 'context' or "
-                       "'handle', are read from drcctprof as ids, not "
-                       "costs)");
+                       "'handle', or 'start' or 'end' with 'time', are read "
+                       "from drcctprof as ids, not costs)");
     if (inexact)
         ph_output_drop(out, "scale", inexact, "event scales (values "
                        "written as raw counts: no integer factor to the unit)");

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "exporters/out_events.h"
+#include "ir/hash.h"
 
 /* ------------------------------------------------------------------ */
 /* Events                                                             */
@@ -105,18 +106,10 @@ typedef struct name_set {
     size_t mask;
 } name_set;
 
-static size_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return (size_t)h;
-}
-
 /* The slot holding name, or the empty one where it would go. */
 static name_slot *name_find(const name_set *set, const char *name)
 {
-    size_t i = name_hash(name) & set->mask;
+    size_t i = (size_t)ph_hash_bytes(name, strlen(name), 0) & set->mask;
     while (set->slot[i].name && strcmp(set->slot[i].name, name))
         i = (i + 1) & set->mask;
     return &set->slot[i];

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
 #include "ir.h"
 #include "varint.h"
 
@@ -101,8 +102,7 @@ void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
  * ph_x*alloc do it for big blocks). */
 void ph_advise_huge(void *q, size_t n);
 
-/* Hash helpers (strtab.c): bytes with a seed, and mixing of integers. */
-uint64_t ph_hash_bytes(const void *data, size_t len, uint64_t seed);
+/* Mixing of integers into a hash (ph_hash_bytes: hash.h). */
 static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)
 {
     h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);

@@ -2,7 +2,7 @@
  * readers: decoding itself is protobuf-c's job; this file walks the
  * top-level fields to know byte offsets (error messages name the offset of
  * the bad sample or location), votes on which schema a buffer follows, and
- * maps the files' 64-bit ids to dense indices. */
+ * holds the drcctprof rule for metric names that say ids. */
 #include "config.h"
 
 #include <ctype.h>
