@@ -254,6 +254,9 @@ typedef struct ph_table_opts {
      * (gmon.out) and no sample filter: gprof -l's flat profile, one entry
      * per line symbol (ph_line_credits). */
     int lines;
+    /* Only the totals, no entry (a report that lists none: text
+     * --annotate): no per-function sums, calls or cycles to find. */
+    int totals_only;
 } ph_table_opts;
 
 typedef struct ph_entry {

@@ -124,14 +124,20 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
             ph_vec_add_call(mi, e, w);
             ph_vec_add_call(c->incl + (k - 1) * w, e, w);
         }
-        for (const ph_call *e = ph_calls_in(&it, p, f); e;
-             e = ph_call_next(&it))
-            if (!ph_part_selected(e->part, part))
-                continue;
-            else if (c->cycle_of[e->caller->id - 1] != k)
-                c->calls[k - 1] += e->count;
-            else if (e->caller != f)
-                c->inner[k - 1] += e->count;
+    }
+    /* the calls into each cycle from outside it and between its members:
+     * one pass over the calls (an index of every function's calls in, for
+     * the members only, cost twice that) */
+    ph_call_iter it;
+    for (const ph_call *e = nc ? ph_calls_all(&it, p) : NULL; e;
+         e = ph_call_next(&it)) {
+        uint32_t k = c->cycle_of[e->callee->id - 1];
+        if (!k || !ph_part_selected(e->part, part))
+            continue;
+        if (c->cycle_of[e->caller->id - 1] != k)
+            c->calls[k - 1] += e->count;
+        else if (e->caller != e->callee)
+            c->inner[k - 1] += e->count;
     }
     return c;
 }

@@ -160,7 +160,13 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
     const ph_profile *p = t->profile;
     size_t w = t->nreal;
+    size_t most = ph_func_count(p) + (t->cycles ? ph_cycles_count(t->cycles)
+                                                : 0);
     int graph = has_call_graph(p);
+    if (most > *cap) {   /* at most an entry each: no copies as it grows */
+        *cap = most;
+        t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
+    }
     for (size_t i = 0; i < ph_func_count(p); i++) {
         const ph_func *f = ph_func_at(p, i);
         const int64_t *self = ph_func_self(p, f, o->part);
@@ -422,6 +428,16 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
     size_t cap = 0;
     t->profile = p;
     t->nreal = ph_event_nreal(p);
+    if (opts->totals_only) {
+        t->totals = ph_totals(p, opts->part);
+        return t;
+    }
+    if (!opts->lines && ph_func_count(p) &&
+        !(opts->filter && ph_sample_filter_active(opts->filter)))
+        /* every function's sums are asked below and carry the totals:
+         * asked first, one pass over the rows gives both (the totals of
+         * a profile of one part are a pass of their own otherwise) */
+        (void)ph_func_self(p, ph_func_at(p, 0), opts->part);
     t->totals = ph_totals(p, opts->part);
     if (opts->lines && ph_table_has_line_credits(p) &&
         !(opts->filter && ph_sample_filter_active(opts->filter))) {

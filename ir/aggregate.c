@@ -179,40 +179,46 @@ static void fill_calls(ph_profile *p, ph_agg *a, int sel)
     }
 }
 
+/* Whether c carries inclusive cost between two functions of the
+ * selection (a call's cost to itself is in the caller already). */
+static int counts_incl(const ph_call *c, int sel)
+{
+    return c->incl && c->caller != c->callee && part_selected(sel, c->part);
+}
+
 /* Flat inclusive, KCachegrind's rule: the inclusive costs of the calls
  * into f from other functions when there are any (with known cost), else
- * f's own rows plus the calls f makes to other functions. */
+ * f's own rows plus the calls f makes to other functions (found per such
+ * f, the roots: few, so no second vector per function). */
 static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
 {
     size_t w = a->width, nf = a->nfunc, i, s;
-    int64_t *in = alloc_vectors(nf, w), *out = alloc_vectors(nf, w);
     unsigned char *has_in = ph_xcalloc(nf ? nf : 1, 1);
+    int64_t *out = alloc_vectors(1, w);
     ph_call_iter it;
     for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
-        size_t n = c->width < w ? c->width : w;
-        if (!c->incl || c->caller == c->callee ||
-            !part_selected(sel, c->part))
+        if (!counts_incl(c, sel))
             continue;
         has_in[c->callee->id - 1] = 1;
-        add_vector(in + (c->callee->id - 1) * w, c->incl, n);
-        add_vector(out + (c->caller->id - 1) * w, c->incl, n);
+        add_vector(a->incl + (c->callee->id - 1) * w, c->incl,
+                   c->width < w ? c->width : w);
     }
     for (i = 0; i < nf; i++) {
         int64_t *incl = a->incl + i * w;
-        if (has_in[i]) {
-            add_vector(incl, in + i * w, w);
-        } else {
-            for (s = 0; s < w; s++)
-            {
-                /* self minus the samples' share: the rows' self cost */
-                int64_t flat = (int64_t)((uint64_t)a->self[i * w + s] -
-                                         (uint64_t)a->tree_self[i * w + s]);
-                incl[s] = ph_add_sat(incl[s],
-                                      ph_add_sat(flat, out[i * w + s]));
-            }
+        if (has_in[i])
+            continue;
+        memset(out, 0, w * sizeof *out);
+        for (const ph_call *c = ph_calls_out(&it, p, p->funcs.v[i]); c;
+             c = ph_call_next(&it))
+            if (counts_incl(c, sel))
+                add_vector(out, c->incl, c->width < w ? c->width : w);
+        for (s = 0; s < w; s++) {
+            /* self minus the samples' share: the rows' self cost */
+            int64_t flat = (int64_t)((uint64_t)a->self[i * w + s] -
+                                     (uint64_t)a->tree_self[i * w + s]);
+            incl[s] = ph_add_sat(flat, out[s]);
         }
     }
-    free(in);
     free(out);
     free(has_in);
 }
