@@ -37,12 +37,17 @@ static ph_line_cost *line_at(ph_lines *ls, const ph_file *file,
     return new_line(ls, file, line);
 }
 
+static void add_into(const ph_lines *ls, ph_line_cost *lc,
+                     const int64_t *cost, size_t width)
+{
+    for (size_t i = 0; i < width && i < ls->w; i++)
+        lc->cost[i] = ph_cost_add(lc->cost[i], cost[i]);
+}
+
 static void add_cost(ph_lines *ls, const ph_file *file, uint32_t line,
                      const int64_t *cost, size_t width)
 {
-    ph_line_cost *lc = line_at(ls, file, line);
-    for (size_t i = 0; i < width && i < ls->w; i++)
-        lc->cost[i] = ph_cost_add(lc->cost[i], cost[i]);
+    add_into(ls, line_at(ls, file, line), cost, width);
 }
 
 /* The call line of lc to callee, made when absent. */
@@ -121,11 +126,21 @@ static void collect_func(const ph_report *r, const ph_func *g,
     ph_profile *p = r->p;
     ph_row_iter it;
     ph_row row;
+    size_t at = SIZE_MAX;   /* the last row's entry: a line's rows come
+                             * together, in runs */
+    const ph_file *at_file = NULL;
+    uint32_t at_line = 0;
     ph_row_iter_init(&it, p, g, ph_report_part(r));
-    while (ph_row_next(&it, &row)) {
+    while (ph_row_next_line(&it, &row)) {
         const ph_file *rf = row.file ? row.file : g->file;
-        if (!file || rf == file)
-            add_cost(ls, rf, row.line, row.cost, ls->w);
+        if (file && rf != file)
+            continue;
+        if (at == SIZE_MAX || rf != at_file || row.line != at_line) {
+            at = (size_t)(line_at(ls, rf, row.line) - ls->v);
+            at_file = rf;
+            at_line = row.line;
+        }
+        add_into(ls, &ls->v[at], row.cost, ls->w);
     }
     ph_call_iter ci;
     for (const ph_call *c = ph_calls_out(&ci, p, g); c;

@@ -157,12 +157,6 @@ static void set_cap(ph_grid *g, size_t cap)
     g->only = ph_xrealloc(g->only, cap);
 }
 
-void ph_grid_reserve(ph_grid *g, size_t rows)
-{
-    if (g->nrows + rows > g->cap)
-        set_cap(g, g->nrows + rows);
-}
-
 void ph_grid_row(ph_grid *g)
 {
     if (g->nrows == g->cap)
@@ -296,6 +290,18 @@ static void print_fill(const cell *c, size_t room, FILE *out)
     fprintf(out, "  %s", note);
 }
 
+/* Blanks that make a cell of n bytes as wide as w (printf's "%*s"
+ * without parsing a format for each of a big table's cells). */
+static void pad(size_t w, size_t n, FILE *out)
+{
+    static const char blanks[] = "                                ";
+    while (n < w) {
+        size_t k = w - n < sizeof blanks - 1 ? w - n : sizeof blanks - 1;
+        fwrite(blanks, 1, k, out);
+        n += k;
+    }
+}
+
 /* The rows of the text table after the heading when there is one, each
  * line after indent. */
 static void print_table(const ph_grid *g, FILE *out, int heading,
@@ -357,18 +363,22 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
                 continue;
             fputs(first ? "" : c->sep ? c->sep : "  ", out);
             first = 0;
-            if ((c->flags & PH_GRID_LEFT) && k == last)
-                fputs(s, out);
-            else if (c->flags & PH_GRID_LEFT)
-                fprintf(out, "%-*s", (int)w[k], s);
-            else if (!(c->flags & PH_GRID_FILL))
-                fprintf(out, "%*s", (int)w[k], s);
-            else if (x)   /* what overflowed comes off the fill's room */
+            size_t n = strlen(s);
+            if ((c->flags & PH_GRID_LEFT) && k == last) {
+                fwrite(s, 1, n, out);
+            } else if (c->flags & PH_GRID_LEFT) {
+                fwrite(s, 1, n, out);
+                pad(w[k], n, out);
+            } else if (!(c->flags & PH_GRID_FILL)) {
+                pad(w[k], n, out);
+                fwrite(s, 1, n, out);
+            } else if (x) {   /* what overflowed comes off the fill's room */
                 print_fill(x, room > over + 1 ? room - over : 1, out);
-            else
+            } else {
                 fputs(c->head, out);
-            if ((c->flags & PH_GRID_FIXED) && strlen(s) > w[k])
-                over += strlen(s) - w[k];
+            }
+            if ((c->flags & PH_GRID_FIXED) && n > w[k])
+                over += n - w[k];
         }
         fputc('\n', out);
     }

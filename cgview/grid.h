@@ -80,9 +80,6 @@ size_t ph_grid_rows(const ph_grid *g);
 
 /* Start the next row: every cell unset (data: null; CSV and text: empty). */
 void ph_grid_row(ph_grid *g);
-/* Room for rows more rows without growing (a table whose size is known:
- * no copies of the cells as it grows). */
-void ph_grid_reserve(ph_grid *g, size_t rows);
 /* The cells of the current row.  A value is what the data formats and
  * CSV write, and the text table too unless ph_grid_text gave the cell
  * its own text.  Strings are copied; ph_grid_str(NULL) is null. */

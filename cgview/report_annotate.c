@@ -180,6 +180,7 @@ typedef struct line_rows {
     line_cols lc;
     call_cols cc;
     int text;                /* the text table is built */
+    FILE *out;               /* where its rows go, a block at a time */
     columns tc;              /* its events */
     size_t t_cost0, t_src;   /* its first cost column, the source's */
     size_t *call0;           /* entry i's calls: call0[i] .. call0[i+1] */
@@ -208,12 +209,13 @@ static void declare_text(const ph_report *r, const ph_lines *ls,
                                                   .flags = PH_GRID_LEFT });
 }
 
-/* The rows of lines: with text_ls, the text table of those lines only
- * (a whole file's table has a row per line and call: with every event's
- * data cells too, annotating a big file cost more than reading it); else
- * the data rows. */
+/* The rows of lines: with text_ls, the text table of those lines only,
+ * printed to out a block of rows at a time (a whole file's table has a
+ * row per line and call: with every event's data cells too, or all its
+ * rows held until the end, annotating a big file cost more than reading
+ * it); else the data rows. */
 static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
-                          line_rows *lr)
+                          FILE *out, line_rows *lr)
 {
     ph_grid *g;
 
@@ -222,6 +224,7 @@ static void line_rows_new(const ph_report *r, const ph_lines *text_ls,
     lr->calls = ph_grid_new(1);
     lr->text = text_ls != NULL;
     if (lr->text) {
+        lr->out = out;
         declare_text(r, text_ls, lr);
         return;
     }
@@ -269,11 +272,24 @@ static const char *file_name(const ph_report *r, const ph_file *f)
     return f && f->name ? ph_str_get(r->p, f->name) : NULL;
 }
 
+/* The text table's rows so far, printed and dropped: its columns have
+ * fixed widths (the source's, the last, is not padded), so a block at a
+ * time prints what the whole table would. */
+static void flush_text(line_rows *lr, size_t block)
+{
+    if (lr->text && ph_grid_rows(lr->lines) >= block) {
+        ph_grid_print_rows(lr->lines, lr->out, "");
+        ph_grid_clear(lr->lines);
+    }
+}
+
 /* A row of the lines grid; i: its entry (data rows), or ~0. */
 static void add_row(line_rows *lr, size_t i)
 {
-    size_t row = ph_grid_rows(lr->lines);
+    size_t row;
 
+    flush_text(lr, 4096);
+    row = ph_grid_rows(lr->lines);
     ph_grid_row(lr->lines);
     if (i == ~(size_t)0)
         ph_grid_text_only(lr->lines);
@@ -413,10 +429,6 @@ static void file_rows(const ph_report *r, const ph_lines *ls,
 
     line_rows_clear(lr, ls);
     if (lr->text) {
-        size_t rows = 2 * ls->n + 4;   /* a rule and a context line each */
-        for (size_t k = 0; k < ls->n; k++)
-            rows += ls->v[k].ncalls;
-        ph_grid_reserve(lr->lines, rows);
         ph_grid_line(lr->lines, "");
         if (!src) {
             ph_grid_line(lr->lines, "  The file was not found: its costly "
@@ -508,9 +520,10 @@ static void print_file(ph_report *r, const ph_file *file, FILE *out)
     if (!have)
         ph_cli_warning("%s: source file not found%s", name,
                        r->source_dir ? "" : " (try --source-dir)");
-    line_rows_new(r, &ls, &lr);
+    line_rows_new(r, &ls, out, &lr);
+    ph_grid_print_text(lr.lines, out);     /* the heading */
     file_rows(r, &ls, have ? &src : NULL, &lr);
-    ph_grid_print_text(lr.lines, out);
+    flush_text(&lr, 0);
     fputc('\n', out);
     line_rows_free(&lr);
     if (have)
@@ -542,7 +555,7 @@ static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
     size_t nf = files_of(own, &files);
     line_rows lr;
 
-    line_rows_new(r, NULL, &lr);
+    line_rows_new(r, NULL, NULL, &lr);
     ph_emit_key(em, "files");
     ph_emit_list(em, 0);
     for (size_t i = 0; i < nf; i++) {
@@ -583,7 +596,7 @@ int ph_report_annotate(ph_report *r)
     }
     if ((n = ph_report_matching(r, &fs)) == 0)
         return PH_EXIT_BAD;
-    line_rows_new(r, NULL, &lr);
+    line_rows_new(r, NULL, NULL, &lr);
     em = ph_report_funcs_begin(r, lr.lines);
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {

@@ -478,6 +478,9 @@ int ph_cmd_summary(int argc, char **argv)
     rc = PH_EXIT_BAD;
     if (select_part(&r, &o) < 0 || choose_event(&r, &o) < 0)
         goto out;
+    /* text --annotate prints lines, not entries: the totals will do */
+    r.topts.totals_only = r.view == PH_VIEW_ANNOTATE &&
+                          r.fmt == PH_REPORT_TEXT && !r.gprof;
     r.table = ph_table_build(r.p, &r.topts);
     apply_gprof(&r);
     ph_table_sort(r.table, r.ev, r.sort);

@@ -346,6 +346,10 @@ typedef struct ph_row_iter {
 PH_API void ph_row_iter_init(ph_row_iter *it, const ph_profile *p,
                              const ph_func *f, const ph_part *part);
 PH_API int ph_row_next(ph_row_iter *it, ph_row *out);
+/* ph_row_next, with the rows that follow at the same (file, line) added
+ * into the row's costs (addr: the first's): a line's cost without a step
+ * per instruction.  A line may still come as more than one row. */
+PH_API int ph_row_next_line(ph_row_iter *it, ph_row *out);
 /* The part of the row ph_row_next gave last (of use when iterating every
  * part). */
 PH_API ph_part *ph_row_iter_part(const ph_row_iter *it);

@@ -355,13 +355,31 @@ void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
     start_block(it, find_block(p, f, part, 0));
 }
 
+/* A row's position at s, from the row before it (*line, *addr, *file);
+ * returns where its costs start. */
+static inline const unsigned char *
+decode_head(const ph_profile *p, const unsigned char *s,
+            const unsigned char *end, uint32_t *line, uint64_t *addr,
+            ph_file **file)
+{
+    uint64_t x, a, id;
+    s = ph_get_varint(s, end, &x);
+    *line = (uint32_t)((int64_t)*line + ph_unzigzag(x >> 1));
+    s = ph_get_varint(s, end, &a);
+    *addr += (uint64_t)ph_unzigzag(a);
+    if (x & 1) {
+        s = ph_get_varint(s, end, &id);
+        *file = (id && id <= p->files.n) ? p->files.v[id - 1] : NULL;
+    }
+    return s;
+}
+
 int ph_row_next(ph_row_iter *it, ph_row *out)
 {
     const rowchunk *c = it->block;
     const unsigned char *s, *end;
     size_t nreal = it->p->reals.n;
     int64_t *v = it->wide ? it->wide : it->buf;
-    uint64_t x;
     while (c && it->pos >= c->len) {
         if (c->next) {              /* same block: the state carries on */
             c = c->next;
@@ -378,19 +396,7 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
         return 0;
     s = c->data + it->pos;
     end = c->data + c->len;
-    s = ph_get_varint(s, end, &x);
-    it->line = (uint32_t)((int64_t)it->line + ph_unzigzag(x >> 1));
-    {
-        uint64_t a;
-        s = ph_get_varint(s, end, &a);
-        it->addr += (uint64_t)ph_unzigzag(a);
-    }
-    if (x & 1) {
-        uint64_t id;
-        s = ph_get_varint(s, end, &id);
-        it->file = (id && id <= it->p->files.n) ? it->p->files.v[id - 1]
-                                                : NULL;
-    }
+    s = decode_head(it->p, s, end, &it->line, &it->addr, &it->file);
     if (it->wide) {
         size_t dirty = (size_t)it->wide[nreal];
         memset(v, 0, (dirty < nreal ? dirty : nreal) * sizeof *v);
@@ -403,6 +409,35 @@ int ph_row_next(ph_row_iter *it, ph_row *out)
     out->line = it->line;
     out->file = it->file;
     out->cost = v;
+    return 1;
+}
+
+int ph_row_next_line(ph_row_iter *it, ph_row *out)
+{
+    const rowchunk *c;
+    int64_t *v;
+    size_t nreal = it->p->reals.n;
+
+    if (!ph_row_next(it, out))
+        return 0;
+    c = it->block;
+    v = it->wide ? it->wide : it->buf;
+    /* a run ends at its chunk's end too: the caller adds equal lines */
+    while (it->pos < c->len) {
+        const unsigned char *s = c->data + it->pos, *end = c->data + c->len;
+        uint32_t line = it->line;
+        uint64_t addr = it->addr;
+        ph_file *file = it->file;
+        int64_t span;
+        s = decode_head(it->p, s, end, &line, &addr, &file);
+        if (line != it->line || file != it->file)
+            break;
+        it->addr = addr;
+        s = decode_costs(s, end, v, nreal, 1, it->wide ? &span : NULL);
+        if (it->wide && span > it->wide[nreal])
+            it->wide[nreal] = span;   /* every column the run set */
+        it->pos = (size_t)(s - c->data);
+    }
     return 1;
 }
 

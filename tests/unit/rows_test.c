@@ -312,6 +312,90 @@ static void test_many_parts(void)
     ph_profile_free(p);
 }
 
+/* Runs of one (file, line) collapsed: ph_row_next's rows summed where
+ * they follow at the same position, into got (n rows at most). */
+typedef struct line_run {
+    uint32_t line;
+    ph_file *file;
+    int64_t cost[200];
+} line_run;
+
+static size_t collapse(ph_row_iter *it, int whole_lines, size_t nev,
+                       line_run *got, size_t n, size_t *steps)
+{
+    ph_row r;
+    size_t k = 0;
+    *steps = 0;
+    while (whole_lines ? ph_row_next_line(it, &r) : ph_row_next(it, &r)) {
+        ++*steps;
+        if (k && got[k - 1].line == r.line && got[k - 1].file == r.file) {
+            for (size_t e = 0; e < nev; e++)
+                got[k - 1].cost[e] = ph_cost_add(got[k - 1].cost[e],
+                                                 r.cost[e]);
+            continue;
+        }
+        if (k == n)
+            break;
+        got[k].line = r.line;
+        got[k].file = r.file;
+        memcpy(got[k].cost, r.cost, nev * sizeof *r.cost);
+        k++;
+    }
+    return k;
+}
+
+/* ph_row_next_line gives what ph_row_next's rows add up to, line by line,
+ * in fewer steps; a wide profile's columns set by a run are cleared for
+ * the next row.  (Sums that saturate may differ: a line that comes as two
+ * runs adds in another order.) */
+static void line_runs(size_t nev)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *files[2];
+    ph_func *f;
+    int64_t v[200];
+    size_t i, n = 20000, k1, k2, s1, s2;
+    line_run *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+    ph_row_iter it;
+    char name[16];
+    rnd_state = 2463534242ull + nev;
+    for (i = 0; i < nev; i++) {
+        snprintf(name, sizeof name, "e%zu", i);
+        ph_event_add(p, name);
+    }
+    files[0] = ph_file_get(p, ph_str_intern0(p, "a.c"));
+    files[1] = ph_file_get(p, ph_str_intern0(p, "b.h"));
+    f = ph_func_get(p, ph_str_intern0(p, "f"), files[0], NULL);
+    for (i = 0; i < n; i++) {
+        memset(v, 0, sizeof v);
+        for (size_t k = 0; k < 3; k++)   /* sums that cannot saturate */
+            v[rnd() % nev] = (int64_t)(rnd() % 2000000) - 1000000;
+        ph_row_add(p, f, NULL, 0x1000 + i,
+                   (uint32_t)(i / 7 % 5), files[i / 50 % 2], v, nev);
+    }
+    ph_row_iter_init(&it, p, f, NULL);
+    k1 = collapse(&it, 0, nev, a, n, &s1);
+    ph_row_iter_init(&it, p, f, NULL);
+    k2 = collapse(&it, 1, nev, b, n, &s2);
+    CU_ASSERT_EQUAL(s1, n);
+    CU_ASSERT(s2 < s1 / 5);
+    CU_ASSERT_EQUAL(k1, k2);
+    for (i = 0; i < k1 && i < k2; i++) {
+        CU_ASSERT(a[i].line == b[i].line && a[i].file == b[i].file);
+        CU_ASSERT(memcmp(a[i].cost, b[i].cost, nev * sizeof *a[i].cost) == 0);
+    }
+    free(a);
+    free(b);
+    ph_profile_free(p);
+}
+
+static void test_line_runs(void)
+{
+    line_runs(3);
+    line_runs(64);
+    line_runs(200);
+}
+
 void ph_test_register_rows(void)
 {
     CU_pSuite s = CU_add_suite("rows", NULL, NULL);
@@ -323,4 +407,5 @@ void ph_test_register_rows(void)
     CU_add_test(s, "chunks: sequential and interleaved",
                 test_chunks_sequential_and_interleaved);
     CU_add_test(s, "many parts", test_many_parts);
+    CU_add_test(s, "line runs", test_line_runs);
 }
