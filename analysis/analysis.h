@@ -260,7 +260,10 @@ typedef struct ph_table_opts {
 } ph_table_opts;
 
 typedef struct ph_entry {
-    const char *name;      /* function, file, object or class name */
+    /* the name of a group, cycle or line symbol; NULL for a function's
+     * entry, whose name is its function's (ph_entry_name: a compound
+     * name is made into text only when asked for) */
+    const char *label;
     const char *file;      /* function's file ("" if none) */
     const char *object;    /* function's object ("" if none) */
     const ph_func *func;   /* PH_GROUP_FUNCTION members; NULL otherwise */
@@ -321,6 +324,8 @@ PH_API void ph_table_free(ph_table *t);
  * (analysis/gprof.h), or NULL when t was left alone (calls with costs). */
 PH_API const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t,
                                        int part);
+/* The entry's name: its label, or its function's name. */
+PH_API const char *ph_entry_name(const ph_table *t, const ph_entry *e);
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);

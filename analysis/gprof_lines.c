@@ -73,7 +73,7 @@ void ph_table_build_line_credits(ph_table *t, const ph_table_opts *o)
         if (!ph_table_keeps_name(o, buf))
             continue;
         ph_entry *e = ph_table_push_entry(t, &cap);
-        e->name = ph_table_own_name(t, buf);
+        e->label = ph_table_own_name(t, buf);
         e->file = c->file ? ph_str_get(p, c->file->name) : "";
         e->object = f->object ? ph_str_get(p, f->object->name) : "";
         e->func = f;

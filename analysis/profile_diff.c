@@ -118,9 +118,10 @@ static void collect_table(side *s, const ph_diff_opts *o)
         /* Objects are compared by base name: two builds live in two
          * folders. */
         if (o->by == PH_BY_OBJECT)
-            set_names(s, it, o, ph_base_name(e->name), "", "", "");
+            set_names(s, it, o, ph_base_name(ph_entry_name(t, e)), "", "",
+                      "");
         else
-            set_names(s, it, o, e->name, e->file,
+            set_names(s, it, o, ph_entry_name(t, e), e->file,
                       o->match == PH_MATCH_NAME_FILE_OBJECT
                           ? e->object : ph_base_name(e->object),
                       object_key(s, o, e->object));

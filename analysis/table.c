@@ -163,6 +163,8 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
     size_t most = ph_func_count(p) + (t->cycles ? ph_cycles_count(t->cycles)
                                                 : 0);
     int graph = has_call_graph(p);
+    char *text = NULL;
+    size_t room = 0;
     if (most > *cap) {   /* at most an entry each: no copies as it grows */
         *cap = most;
         t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
@@ -184,11 +186,11 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
             ph_func_credit(p, f) == 0 &&
             !(graph && calls_others(p, f, o->part)))
             continue;
-        const char *name = ph_str_get(p, f->name);
-        if (!ph_table_keeps_name(o, name))
+        /* the name's text only for a filter (ph_entry_name) */
+        if ((o->focus || o->ignore) &&
+            !ph_table_keeps_name(o, ph_str_text(p, f->name, &text, &room)))
             continue;
         ph_entry *e = push_borrowing(t, cap, self, incl);
-        e->name = name;
         e->file = f->file ? ph_str_get(p, f->file->name) : "";
         e->object = f->object ? ph_str_get(p, f->object->name) : "";
         e->func = f;
@@ -197,6 +199,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->calls = calls;
         e->self_calls = ph_func_self_calls(p, f, o->part);
     }
+    free(text);
     if (!t->cycles)
         return;
     for (uint32_t k = 1; k <= ph_cycles_count(t->cycles); k++) {
@@ -206,7 +209,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
             continue;
         ph_entry *e = push_borrowing(t, cap, ph_cycles_self(t->cycles, k),
                                      ph_cycles_incl(t->cycles, k));
-        e->name = ph_table_own_name(t, name);
+        e->label = ph_table_own_name(t, name);
         e->file = e->object = "";
         e->cycle = k;
         e->is_cycle = 1;
@@ -373,7 +376,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
         if (!ph_table_keeps_name(o, name))
             continue;
         ph_entry *e = ph_table_push_entry(t, cap);
-        e->name = name;
+        e->label = name;
         e->file = e->object = "";
         e->has_incl = graph;
         e->calls = calls[g];
@@ -474,6 +477,13 @@ void ph_table_free(ph_table *t)
     free(t);
 }
 
+const char *ph_entry_name(const ph_table *t, const ph_entry *e)
+{
+    if (e->label || !e->func)
+        return e->label ? e->label : "";
+    return ph_str_get(t->profile, e->func->name);
+}
+
 double ph_entry_value(const ph_table *t, const ph_entry *e,
                       const ph_event *ev, int inclusive)
 {
@@ -486,9 +496,20 @@ double ph_entry_value(const ph_table *t, const ph_entry *e,
 typedef struct keyed {
     double key;
     uint64_t calls;        /* gprof -l's second key (0 elsewhere) */
-    const char *name;
+    const ph_profile *p;
+    const char *label;     /* the entry's, or NULL: name's text */
+    ph_str name;
     size_t index;
 } keyed;
+
+/* Names compared without making a function's compound name into text. */
+static int cmp_names(const keyed *x, const keyed *y)
+{
+    if (!x->label && !y->label)
+        return ph_str_cmp(x->p, x->name, y->name);
+    return strcmp(x->label ? x->label : ph_str_get(x->p, x->name),
+                  y->label ? y->label : ph_str_get(y->p, y->name));
+}
 
 static int cmp_keyed(const void *a, const void *b)
 {
@@ -497,7 +518,7 @@ static int cmp_keyed(const void *a, const void *b)
         return x->key < y->key ? 1 : -1;
     if (x->calls != y->calls)
         return x->calls < y->calls ? 1 : -1;
-    int c = strcmp(x->name, y->name);
+    int c = cmp_names(x, y);
     if (c)
         return c;
     return x->index < y->index ? -1 : x->index > y->index;
@@ -511,7 +532,8 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
         double v = by == PH_SORT_CALLS ? (double)e->calls
                    : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
         k[i] = (keyed){fabs(v), t->gprof_lines ? e->calls + e->self_calls : 0,
-                       e->name, i};
+                       t->profile, e->label,
+                       e->label || !e->func ? 0 : e->func->name, i};
     }
     ph_qsort(k, t->count, sizeof *k, cmp_keyed);
     /* Entry k[j].index moves to j: in place, one cycle of the

@@ -85,19 +85,18 @@ static uint32_t *make_entries(ph_table *t, const ph_table_opts *o)
             key = o->group == PH_GROUP_CLASS ? "(no class)" : "???";
         /* functions keep one entry each; groups share one per name */
         for (e = 0; o->group != PH_GROUP_FUNCTION && e < t->count; e++)
-            if (strcmp(t->entries[e].name, key) == 0)
+            if (strcmp(ph_entry_name(t, &t->entries[e]), key) == 0)
                 break;
         if (o->group == PH_GROUP_FUNCTION || e == t->count) {
             ph_entry *en = new_entry(t, &cap);
             if (o->group == PH_GROUP_FUNCTION) {
-                en->name = ph_str_get(p, f->name);
                 en->func = f;
                 if (f->file)
                     en->file = ph_str_get(p, f->file->name);
                 if (f->object)
                     en->object = ph_str_get(p, f->object->name);
             } else {
-                en->name = ph_table_own_name(t, key);
+                en->label = ph_table_own_name(t, key);
             }
             e = t->count - 1;
         }
@@ -252,7 +251,7 @@ static uint32_t *make_line_entries(ph_table *t, const ph_stacks *s)
         char buf[PH_LINE_NAME_MAX];
         snprintf(buf, sizeof buf, "%s %s:%u", ph_str_get(p, f->name),
                  *file ? file : "??", n->line);
-        en->name = ph_table_own_name(t, buf);
+        en->label = ph_table_own_name(t, buf);
         en->func = f;
         en->file = file;
         if (f->object)

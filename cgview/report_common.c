@@ -309,7 +309,7 @@ void ph_report_entry_row(const ph_report *r, ph_grid *g,
                          const ph_entry_cols *c, const ph_entry *en)
 {
     ph_grid_row(g);
-    ph_grid_str(g, c->name, en->name);
+    ph_grid_str(g, c->name, ph_entry_name(r->table, en));
     ph_grid_str(g, c->file, en->file && en->file[0] ? en->file : NULL);
     ph_grid_str(g, c->object, en->object && en->object[0] ? en->object
                                                            : NULL);

@@ -31,7 +31,6 @@ static void entry_of(ph_report *r, const ph_func *f, block *b)
         }
     }
     memset(&b->entry, 0, sizeof b->entry);
-    b->entry.name = ph_str_get(p, f->name);
     b->entry.file = f->file ? ph_str_get(p, f->file->name) : "";
     b->entry.object = f->object ? ph_str_get(p, f->object->name) : "";
     b->entry.func = f;
@@ -156,7 +155,7 @@ static void arc_row(const ph_report *r, ph_grid *g, const arc_cols *c,
     char num[40], name[1024];
 
     ph_grid_row(g);
-    ph_grid_str(g, c->function, b->entry.name);
+    ph_grid_str(g, c->function, ph_entry_name(r->table, &b->entry));
     ph_grid_str(g, c->direction, callee ? "callee" : "caller");
     ph_grid_str(g, c->name, ph_str_get(p, f->name));
     ph_grid_str(g, c->file, f->file && f->file->name
@@ -223,9 +222,10 @@ static void print_block(ph_report *r, const block *b, const ph_grid *g,
     double vs = ph_report_self(r, e);
 
     if (e->cycle)
-        snprintf(head, sizeof head, "%s <cycle %u>", e->name, e->cycle);
+        snprintf(head, sizeof head, "%s <cycle %u>",
+                 ph_entry_name(r->table, e), e->cycle);
     else
-        snprintf(head, sizeof head, "%s", e->name);
+        snprintf(head, sizeof head, "%s", ph_entry_name(r->table, e));
     fprintf(out, "%s", ph_report_fit(fit, sizeof fit, head,
                                      PH_REPORT_WIDTH));
     if (where_of(p, e->func)[0] &&

@@ -246,7 +246,7 @@ static void top_section(ph_output *out, ph_profile *p, const ph_event *ev,
         double self = ph_entry_value(t, e, ev, 0);
         double incl = e->has_incl ? ph_entry_value(t, e, ev, 1) : 0;
         ph_output_puts(out, "<tr><td>");
-        html(out, e->name);
+        html(out, ph_entry_name(t, e));
         ph_output_puts(out, "</td>");
         num_cell(out, self);
         pct_cell(out, self, total);

@@ -151,9 +151,10 @@ static void text_row(const ph_report *r, ph_grid *g, text_cols *c,
     if (c->calls != ~(size_t)0)
         ph_grid_text(g, c->calls, format_calls(buf, e));
     if (e->cycle && !e->is_cycle)
-        snprintf(name, sizeof name, "%s <cycle %u>", e->name, e->cycle);
+        snprintf(name, sizeof name, "%s <cycle %u>",
+                 ph_entry_name(r->table, e), e->cycle);
     else
-        snprintf(name, sizeof name, "%s%s", e->name,
+        snprintf(name, sizeof name, "%s%s", ph_entry_name(r->table, e),
                  e->inlined == PH_INLINE_ALL    ? " (inline)"
                  : e->inlined == PH_INLINE_SOME ? " (partial-inline)"
                                                 : "");

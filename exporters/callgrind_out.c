@@ -36,6 +36,8 @@ typedef struct cgw {
     uint64_t unknown_counts;
     uint64_t renamed;       /* names with a line end or NUL replaced */
     ph_out_names event_names;
+    char *text;             /* a compound name's text, made for writing it */
+    size_t text_cap;
 } cgw;
 
 /* ------------------------------------------------------------------ */
@@ -81,7 +83,8 @@ static void put_spec(cgw *w, const char *key, uint32_t *ids, uint32_t *next,
     ids[index] = ++*next;
     ph_output_u64(w->out, ids[index]);
     ph_output_puts(w->out, ") ");
-    w->renamed += put_text(w->out, ph_str_get(w->p, name),
+    w->renamed += put_text(w->out,
+                           ph_str_text(w->p, name, &w->text, &w->text_cap),
                            ph_str_len(w->p, name));
     ph_output_puts(w->out, "\n");
 }
@@ -480,6 +483,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out)
         ph_output_drop(out, "call-cost", w.unknown_incl,
                        "calls without an inclusive cost (written as 0)");
     ph_out_names_free(&w.event_names);
+    free(w.text);
     free(w.slots);
     free(w.obj_id);
     free(w.file_id);

@@ -128,8 +128,10 @@ static inline int64_t ph_add_sat(int64_t a, int64_t b)
 /* Profile layout                                                      */
 
 typedef struct ph_strent {
-    const char *s;
+    const char *s;          /* NULL: a compound string not yet asked for */
+    const ph_str *parts;    /* a compound string's parts (strtab.c) */
     uint32_t len;           /* (its hash is kept in the slot, strtab.c) */
+    uint32_t nparts;        /* 0: a plain string */
 } ph_strent;
 
 typedef struct ph_expr ph_expr;       /* events.c */

@@ -1,6 +1,8 @@
 /* strtab.c -- interned strings: one handle (uint32) per distinct string of
  * a profile, 0 = none (""), text NUL-terminated in the arena, found through
- * an open-addressing table of handles with a seeded hash.
+ * an open-addressing table of handles with a seeded hash.  A compound
+ * string (ir.h) keeps the handles of its parts; its text is made in the
+ * arena when first asked for.
  */
 #include "config.h"
 
@@ -99,6 +101,26 @@ static void grow_slots(ph_profile *p)
     p->strmask = cap - 1;
 }
 
+/* Whether e's text is s (len bytes), compound or not. */
+static int same_text(const ph_profile *p, const ph_strent *e, const char *s,
+                     size_t len)
+{
+    size_t at = 0;
+    if (e->len != len)
+        return 0;
+    if (e->s)
+        return memcmp(e->s, s, len) == 0;
+    for (uint32_t k = 0; k < e->nparts; k++) {
+        const ph_strent *part = &p->strs[e->parts[k]];
+        if (k && s[at++] != PH_STR_JOIN)
+            return 0;
+        if (memcmp(s + at, part->s, part->len) != 0)
+            return 0;
+        at += part->len;
+    }
+    return 1;
+}
+
 /* The slot of s (hash h) in the table: its handle there, or the empty
  * slot where it goes. */
 static size_t find_slot(const ph_profile *p, const char *s, size_t len,
@@ -107,14 +129,63 @@ static size_t find_slot(const ph_profile *p, const char *s, size_t len,
     size_t i;
     for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
         uint64_t v = p->strslots[i];
-        const ph_strent *e;
-        if ((uint32_t)(v >> 32) != h)
-            continue;
-        e = &p->strs[(uint32_t)v];
-        if (e->len == len && memcmp(e->s, s, len) == 0)
+        if ((uint32_t)(v >> 32) == h &&
+            same_text(p, &p->strs[(uint32_t)v], s, len))
             break;
     }
     return i;
+}
+
+/* A new entry in slot i (hash h): the text s, or the parts of a compound
+ * string (s NULL). */
+static ph_str add_entry(ph_profile *p, size_t i, uint32_t h, const char *s,
+                        size_t len, const ph_str *parts, uint32_t nparts)
+{
+    ph_strent *e;
+    if (p->nstrs >= UINT32_MAX)
+        ph_oom();
+    if (p->nstrs == p->capstrs) {
+        p->capstrs *= 2;
+        p->strs = ph_xrealloc(p->strs, p->capstrs * sizeof *p->strs);
+    }
+    e = &p->strs[p->nstrs];
+    e->s = s;
+    e->parts = parts;
+    e->len = (uint32_t)len;
+    e->nparts = nparts;
+    p->strslots[i] = slot_of(h, p->nstrs);
+    p->nstrs++;
+    if (p->nstrs * 2 > p->strmask + 1)
+        grow_slots(p);
+    return (ph_str)(p->nstrs - 1);
+}
+
+/* Long enough, with parts, and no NUL (ph_str_cmp compares it as
+ * strcmp would). */
+static int is_compound(const char *s, size_t len)
+{
+    return len >= PH_STR_COMPOUND_MIN && memchr(s, PH_STR_JOIN, len) &&
+           !memchr(s, '\0', len);
+}
+
+static ph_str intern_compound(ph_profile *p, const char *s, size_t len,
+                              uint32_t h)
+{
+    uint32_t n = 1, k = 0;
+    const char *at = s, *end = s + len, *q;
+    for (q = s; (q = memchr(q, PH_STR_JOIN, (size_t)(end - q))); q++)
+        n++;
+    ph_str *parts = ph_arena_alloc_raw(&p->arena, n * sizeof *parts,
+                                       sizeof *parts);
+    for (;;) {   /* a part has no separator: it is plain */
+        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
+        parts[k++] = ph_str_intern(p, at, (size_t)((q ? q : end) - at));
+        if (!q)
+            break;
+        at = q + 1;
+    }
+    /* the parts may have grown the table: the slot again */
+    return add_entry(p, find_slot(p, s, len, h), h, NULL, len, parts, n);
 }
 
 ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
@@ -122,7 +193,6 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     uint32_t h;
     size_t i;
     char *copy;
-    ph_strent *e;
     if (len == 0)
         return 0;
     if (len > UINT32_MAX - 1)
@@ -131,23 +201,12 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
     i = find_slot(p, s, len, h);
     if (p->strslots[i])
         return (ph_str)(uint32_t)p->strslots[i];
-    if (p->nstrs >= UINT32_MAX)
-        ph_oom();
-    if (p->nstrs == p->capstrs) {
-        p->capstrs *= 2;
-        p->strs = ph_xrealloc(p->strs, p->capstrs * sizeof *p->strs);
-    }
+    if (is_compound(s, len))
+        return intern_compound(p, s, len, h);
     copy = ph_arena_alloc_raw(&p->arena, len + 1, 1);
     memcpy(copy, s, len);
     copy[len] = '\0';
-    e = &p->strs[p->nstrs];
-    e->s = copy;
-    e->len = (uint32_t)len;
-    p->strslots[i] = slot_of(h, p->nstrs);
-    p->nstrs++;
-    if (p->nstrs * 2 > p->strmask + 1)
-        grow_slots(p);
-    return (ph_str)(p->nstrs - 1);
+    return add_entry(p, i, h, copy, len, NULL, 0);
 }
 
 ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
@@ -163,11 +222,109 @@ ph_str ph_str_intern0(ph_profile *p, const char *s)
     return s ? ph_str_intern(p, s, strlen(s)) : 0;
 }
 
-const char *ph_str_get(const ph_profile *p, ph_str s)
+/* A compound string's text, joined into d (len + 1 bytes). */
+static char *join_parts(const ph_profile *p, const ph_strent *e, char *d)
 {
+    char *t = d;
+    for (uint32_t k = 0; k < e->nparts; k++) {
+        const ph_strent *part = &p->strs[e->parts[k]];
+        if (k)
+            *d++ = PH_STR_JOIN;
+        memcpy(d, part->s, part->len);
+        d += part->len;
+    }
+    *d = '\0';
+    return t;
+}
+
+const char *ph_str_get(const ph_profile *cp, ph_str s)
+{
+    ph_profile *p = (ph_profile *)cp;   /* the text is a cache (ir.h) */
+    ph_strent *e;
     if (s >= p->nstrs)
         return "";
-    return p->strs[s].s;
+    e = &p->strs[s];
+    if (!e->s)
+        e->s = join_parts(p, e, ph_arena_alloc_raw(&p->arena, e->len + 1, 1));
+    return e->s;
+}
+
+const char *ph_str_text(const ph_profile *p, ph_str s, char **buf,
+                        size_t *cap)
+{
+    const ph_strent *e;
+    if (s >= p->nstrs)
+        return "";
+    e = &p->strs[s];
+    if (e->s)
+        return e->s;
+    if (*cap < (size_t)e->len + 1) {
+        *cap = (size_t)e->len + 1;
+        free(*buf);
+        *buf = ph_xmalloc(*cap);
+    }
+    return join_parts(p, e, *buf);
+}
+
+/* The pieces of a string's text in order: a plain string's text, or a
+ * compound's parts and separators. */
+typedef struct pieces {
+    const ph_profile *p;
+    const ph_strent *e;
+    uint32_t k;
+} pieces;
+
+static int next_piece(pieces *it, const char **s, size_t *n)
+{
+    const ph_strent *e = it->e;
+    if (e->s || e->nparts == 0) {   /* text of its own */
+        if (it->k++)
+            return 0;
+        *s = e->s ? e->s : "";
+        *n = e->len;
+        return 1;
+    }
+    if (it->k >= 2 * e->nparts - 1)
+        return 0;
+    if (it->k & 1) {
+        *s = "'";
+        *n = 1;
+    } else {
+        const ph_strent *part = &it->p->strs[e->parts[it->k / 2]];
+        *s = part->s;
+        *n = part->len;
+    }
+    it->k++;
+    return 1;
+}
+
+int ph_str_cmp(const ph_profile *p, ph_str a, ph_str b)
+{
+    static const ph_strent none = { "", NULL, 0, 0 };
+    pieces x = { p, a < p->nstrs ? &p->strs[a] : &none, 0 };
+    pieces y = { p, b < p->nstrs ? &p->strs[b] : &none, 0 };
+    const char *sx = "", *sy = "";
+    size_t nx = 0, ny = 0;
+    if (x.e->s && y.e->s)
+        return strcmp(x.e->s, y.e->s);
+    for (;;) {
+        while (!nx && next_piece(&x, &sx, &nx))
+            ;
+        while (!ny && next_piece(&y, &sy, &ny))
+            ;
+        /* strcmp's answer: a compound has no NUL, so text after a NUL in
+         * the other is past where strcmp stops */
+        if (!nx || !ny)
+            return nx ? (*sx ? 1 : 0) : ny ? (*sy ? -1 : 0) : 0;
+        size_t m = nx < ny ? nx : ny;
+        int c = memcmp(sx, sy, m);
+        if (c)
+            return c;
+        sx += m;
+        nx -= m;
+        sy += m;
+        ny -= m;
+    }
 }
 
 size_t ph_str_len(const ph_profile *p, ph_str s)

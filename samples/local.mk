@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	samples/cachegrind/shapes.default.out \
 	samples/callgrind/chain.cache-branch.out \
 	samples/callgrind/chain.callers2.out \
+	samples/callgrind/chain.callers8.out \
 	samples/callgrind/chain.combined.out \
 	samples/callgrind/chain.default.out \
 	samples/callgrind/chain.dumps.out \

@@ -247,6 +247,7 @@ cg chain.instr-jumps.out --dump-instr=yes --collect-jumps=yes $BIN/chain
 cg chain.cache-branch.out --cache-sim=yes --branch-sim=yes  $BIN/chain
 cg chain.nocompress.out --compress-strings=no --compress-pos=no $BIN/chain
 cg chain.callers2.out --separate-callers=2                 $BIN/chain
+cg chain.callers8.out --separate-callers=8                 $BIN/chain
 cg chain.dumps.out --dump-before=run_round                  $BIN/chain
 cg chain.combined.out --combine-dumps=yes --dump-before=run_round $BIN/chain
 cg recursion.default.out                                    $BIN/recursion

@@ -1,14 +1,16 @@
 /* strtab_test.c -- CUnit suite for ir/strtab.c: interning, handle 0,
- * lengths, bytes with NULs, many strings (table growth), the metadata
- * list of ir/profile.c.
+ * lengths, bytes with NULs, many strings (table growth), compound strings,
+ * the metadata list of ir/profile.c.
  */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir.h"
+#include "ir_priv.h"   /* ph_str_lookup */
 #include "suites.h"
 
 static void test_basic(void)
@@ -87,11 +89,70 @@ static void test_meta(void)
     ph_profile_free(p);
 }
 
+static int sign(int x)
+{
+    return (x > 0) - (x < 0);
+}
+
+/* Names of parts joined by ', long and short, with empty parts and the odd
+ * NUL: interned once, read back whole (ph_str_get, ph_str_text), ordered
+ * as strcmp orders their texts (ph_str_cmp), whether or not their text
+ * was made before. */
+static void test_compound(void)
+{
+    enum { N = 3000 };
+    static char text[N][260];
+    static size_t len[N];
+    static ph_str h[N];
+    static const char alphabet[] = "ab'c'";
+    ph_profile *p = ph_profile_new();
+    uint64_t x = 88172645463325252ull;
+    char *buf = NULL;
+    size_t cap = 0, i, j;
+    for (i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        if (i && x % 5 == 0) {   /* a text like an earlier one, longer */
+            size_t k = (size_t)(x >> 8) % i;
+            len[i] = len[k] + (x >> 20) % 3;
+            memcpy(text[i], text[k], len[k]);
+            memcpy(text[i] + len[k], "'ab", len[i] - len[k]);
+        } else {
+            len[i] = (size_t)(x >> 8) % 200;
+            for (j = 0; j < len[i]; j++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                text[i][j] = x % 997 == 0 ? '\0' : alphabet[x % 5];
+            }
+        }
+        text[i][len[i]] = '\0';
+        h[i] = ph_str_intern(p, text[i], len[i]);
+    }
+    for (i = 0; i < N; i++) {
+        if (i % 2)   /* half of them made into text before comparing */
+            CU_ASSERT_EQUAL(memcmp(ph_str_get(p, h[i]), text[i], len[i] + 1),
+                            0);
+        CU_ASSERT_EQUAL(ph_str_len(p, h[i]), len[i]);
+        CU_ASSERT_EQUAL(ph_str_intern(p, text[i], len[i]), h[i]);
+        CU_ASSERT_EQUAL(ph_str_lookup(p, text[i], len[i]), h[i]);
+    }
+    for (i = 0; i < N; i++) {
+        const char *t = ph_str_text(p, h[i], &buf, &cap);
+        CU_ASSERT_EQUAL(memcmp(t, text[i], len[i] + 1), 0);
+        for (j = i % 7; j < N; j += 37)
+            CU_ASSERT_EQUAL(sign(ph_str_cmp(p, h[i], h[j])),
+                            sign(strcmp(text[i], text[j])));
+    }
+    for (i = 0; i < N; i++)
+        CU_ASSERT_EQUAL(memcmp(ph_str_get(p, h[i]), text[i], len[i] + 1), 0);
+    free(buf);
+    ph_profile_free(p);
+}
+
 void ph_test_register_strtab(void)
 {
     CU_pSuite s = CU_add_suite("strtab", NULL, NULL);
     CU_add_test(s, "intern and get", test_basic);
     CU_add_test(s, "embedded NUL bytes", test_embedded_nul);
     CU_add_test(s, "50000 strings", test_many);
+    CU_add_test(s, "compound strings", test_compound);
     CU_add_test(s, "metadata and notes", test_meta);
 }
