@@ -39,6 +39,7 @@
 struct ph_recblock {
     uint64_t base_addr;
     uint32_t base_line;
+    uint32_t heap;          /* malloc'd (it grew again), not in the arena */
     size_t len, cap;
     unsigned char data[];
 };
@@ -46,15 +47,21 @@ struct ph_recblock {
 void ph_calls_free(ph_profile *p)
 {
     size_t i;
-    /* the blocks live in the profile's record arena or are staged */
-    for (i = 0; i < p->funcs.n && p->fx; i++)
-        p->fx[i].calls = p->fx[i].jumps = NULL;
+    /* the blocks live in the profile's record arena, are staged, or grew
+     * on the heap */
+    for (i = 0; i < p->funcs.n && p->fx; i++) {
+        ph_funcx *x = &p->fx[i];
+        if (x->calls && x->calls->heap)
+            free(x->calls);
+        if (x->jumps && x->jumps->heap)
+            free(x->jumps);
+        x->calls = x->jumps = NULL;
+    }
     for (i = 0; i < 2; i++) {
         free(p->stage[i]);
         p->stage[i] = NULL;
         p->stage_fid[i] = 0;
     }
-    p->rec_top = NULL;
     free(p->call_in);
     free(p->call_in_start);
     p->call_in = NULL;
@@ -68,9 +75,10 @@ void ph_calls_free(ph_profile *p)
  * the staged one moves into the record arena at its exact length.  So
  * there is no malloc per block (a big profile has hundreds of thousands,
  * and realloc churned the heap) and no slack.  A block that takes records
- * again after that (parts, merges) grows in the arena: in place while it
- * is the newest block there, otherwise moved to the top with twice its
- * room (its old copy stays unused: at most the size of such blocks). */
+ * again after that (parts, merges) moves to the heap with twice its room
+ * and grows there by realloc (moved to the arena's top instead, each move
+ * left the old copy unused: 2,300 dumps of one program held three times
+ * their records). */
 static ph_recblock **block_ref(ph_profile *p, uint32_t fid, int k)
 {
     ph_funcx *x = &p->fx[fid - 1];
@@ -84,9 +92,9 @@ static void flush_stage(ph_profile *p, int k)
                            alignof(ph_recblock));
     memcpy(b, s, sizeof *b + s->len);
     b->cap = b->len;
+    b->heap = 0;
     *block_ref(p, p->stage_fid[k], k) = b;
     p->stage_fid[k] = 0;
-    p->rec_top = NULL;   /* the arena's newest block is not one that grows */
 }
 
 /* A block of at least cap bytes at the start of stage k, for function
@@ -103,6 +111,7 @@ static ph_recblock *stage_block(ph_profile *p, int k, uint32_t fid,
             c = cap;
         s = ph_xrealloc(s, sizeof *s + c);
         s->cap = c;
+        s->heap = 0;    /* the stage's own: freed with the stage */
         p->stage[k] = s;
     }
     p->stage_fid[k] = fid;
@@ -136,19 +145,17 @@ static ph_recblock *reserve(ph_profile *p, const ph_func *f, int jumps,
         cap = b->len + need;
     if (cap > UINT32_MAX)   /* the calls-in index holds 32-bit offsets */
         ph_oom();
-    top = p->rec_top;
-    if (b == top &&
-        ph_arena_grow_last(&p->rec_arena, b->data + b->cap, cap - b->cap)) {
-        b->cap = cap;
-        return b;
+    if (b->heap) {
+        b = ph_xrealloc(b, sizeof *b + cap);
+    } else {
+        top = ph_xmalloc(sizeof *top + cap);
+        memcpy(top, b, sizeof *b + b->len);
+        b = top;
+        b->heap = 1;
     }
-    top = ph_arena_alloc_raw(&p->rec_arena, sizeof *top + cap,
-                             alignof(ph_recblock));
-    memcpy(top, b, sizeof *b + b->len);
-    top->cap = cap;
-    p->rec_top = top;
-    *bp = top;
-    return top;
+    b->cap = cap;
+    *bp = b;
+    return b;
 }
 
 static unsigned char *put_site(unsigned char *d, uint64_t base_addr,

@@ -195,7 +195,6 @@ struct ph_profile {
     /* calls and jumps (calls.c) */
     size_t ncalls, njumps;
     ph_arena rec_arena;     /* call and jump blocks only (calls.c) */
-    ph_recblock *rec_top;   /* the newest block of rec_arena, or NULL */
     ph_recblock *stage[2];  /* the blocks being written: calls, jumps */
     uint32_t stage_fid[2];  /* whose they are (function id), 0 = none */
     uint64_t *call_in;      /* index of calls into each function, built */
