@@ -326,6 +326,10 @@ PH_API const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t,
                                        int part);
 /* The entry's name: its label, or its function's name. */
 PH_API const char *ph_entry_name(const ph_table *t, const ph_entry *e);
+/* The same without keeping a compound name's text (ph_str_text): valid
+ * until the next call with buf, which the caller frees. */
+PH_API const char *ph_entry_text(const ph_table *t, const ph_entry *e,
+                                 char **buf, size_t *cap);
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);

@@ -75,19 +75,22 @@ void ph_arcs_free(ph_arcs *a)
 size_t ph_funcs_matching(const ph_profile *p, const char *name,
                          const ph_func ***out)
 {
-    size_t n = 0, nf = ph_func_count(p);
+    size_t n = 0, nf = ph_func_count(p), cap = 0;
     const ph_func **v = ph_xmalloc((nf + 1) * sizeof *v);
+    char *text = NULL;   /* each name's, not kept (compound names) */
     for (size_t i = 0; i < nf; i++)
-        if (strcmp(ph_str_get(p, ph_func_at(p, i)->name), name) == 0)
+        if (strcmp(ph_str_text(p, ph_func_at(p, i)->name, &text, &cap),
+                   name) == 0)
             v[n++] = ph_func_at(p, i);
     regex_t re;
     if (n == 0 && regcomp(&re, name, REG_EXTENDED | REG_NOSUB) == 0) {
         for (size_t i = 0; i < nf; i++)
-            if (regexec(&re, ph_str_get(p, ph_func_at(p, i)->name), 0, NULL,
-                        0) == 0)
+            if (regexec(&re, ph_str_text(p, ph_func_at(p, i)->name, &text,
+                                         &cap), 0, NULL, 0) == 0)
                 v[n++] = ph_func_at(p, i);
         regfree(&re);
     }
+    free(text);
     *out = v;
     return n;
 }

@@ -111,22 +111,26 @@ static void collect_table(side *s, const ph_diff_opts *o)
     };
     ph_table_opts to = {.group = groups[o->by], .part = PH_ALL_PARTS};
     ph_table *t = ph_table_build(s->p, &to);
+    char *text = NULL;   /* a name's, not kept by the profile: the pool
+                          * keeps what the diff needs */
+    size_t cap = 0;
     for (size_t i = 0; i < t->count; i++) {
         const ph_entry *e = &t->entries[i];
+        const char *name = ph_entry_text(t, e, &text, &cap);
         int64_t *v;
         item *it = add_item(s, &v);
         /* Objects are compared by base name: two builds live in two
          * folders. */
         if (o->by == PH_BY_OBJECT)
-            set_names(s, it, o, ph_base_name(ph_entry_name(t, e)), "", "",
-                      "");
+            set_names(s, it, o, ph_base_name(name), "", "", "");
         else
-            set_names(s, it, o, ph_entry_name(t, e), e->file,
+            set_names(s, it, o, name, e->file,
                       o->match == PH_MATCH_NAME_FILE_OBJECT
                           ? e->object : ph_base_name(e->object),
                       object_key(s, o, e->object));
         memcpy(v, e->self, s->w * sizeof *v);
     }
+    free(text);
     ph_table_free(t);
 }
 

@@ -484,6 +484,14 @@ const char *ph_entry_name(const ph_table *t, const ph_entry *e)
     return ph_str_get(t->profile, e->func->name);
 }
 
+const char *ph_entry_text(const ph_table *t, const ph_entry *e, char **buf,
+                          size_t *cap)
+{
+    if (e->label || !e->func)
+        return e->label ? e->label : "";
+    return ph_str_text(t->profile, e->func->name, buf, cap);
+}
+
 double ph_entry_value(const ph_table *t, const ph_entry *e,
                       const ph_event *ev, int inclusive)
 {
