@@ -56,8 +56,7 @@ void ph_strtab_init(ph_profile *p)
 {
     p->capstrs = 256;
     p->strs = ph_xmalloc(p->capstrs * sizeof *p->strs);
-    p->strs[0].s = "";
-    p->strs[0].len = 0;
+    p->strs[0] = (ph_strent){ "", NULL, 0, 0 };
     p->nstrs = 1;
     p->strmask = 511;
     p->strslots = ph_xcalloc(p->strmask + 1, sizeof *p->strslots);
@@ -298,6 +297,32 @@ static int next_piece(pieces *it, const char **s, size_t *n)
     return 1;
 }
 
+/* Two compound strings, part by part: equal handles are equal texts, so
+ * only the first parts that differ are read.  Where one of them is the
+ * other's start, the texts differ at the byte after it: the separator, or
+ * the end of the string (no part holds a NUL). */
+static int cmp_compounds(const ph_profile *p, const ph_strent *x,
+                         const ph_strent *y)
+{
+    uint32_t n = x->nparts < y->nparts ? x->nparts : y->nparts;
+    for (uint32_t k = 0; k < n; k++) {
+        if (x->parts[k] == y->parts[k])
+            continue;
+        const ph_strent *a = &p->strs[x->parts[k]], *b = &p->strs[y->parts[k]];
+        uint32_t m = a->len < b->len ? a->len : b->len;
+        int c = memcmp(a->s, b->s, m);
+        if (c)
+            return c;
+        unsigned char ca = a->len > m ? (unsigned char)a->s[m]
+                           : k + 1 < x->nparts ? PH_STR_JOIN : 0;
+        unsigned char cb = b->len > m ? (unsigned char)b->s[m]
+                           : k + 1 < y->nparts ? PH_STR_JOIN : 0;
+        return (ca > cb) - (ca < cb);
+    }
+    /* one's parts begin the other's: the shorter text ends first */
+    return (x->nparts > y->nparts) - (x->nparts < y->nparts);
+}
+
 int ph_str_cmp(const ph_profile *p, ph_str a, ph_str b)
 {
     static const ph_strent none = { "", NULL, 0, 0 };
@@ -305,8 +330,12 @@ int ph_str_cmp(const ph_profile *p, ph_str a, ph_str b)
     pieces y = { p, b < p->nstrs ? &p->strs[b] : &none, 0 };
     const char *sx = "", *sy = "";
     size_t nx = 0, ny = 0;
+    if (a == b)
+        return 0;
     if (x.e->s && y.e->s)
         return strcmp(x.e->s, y.e->s);
+    if (x.e->nparts && y.e->nparts)
+        return cmp_compounds(p, x.e, y.e);
     for (;;) {
         while (!nx && next_piece(&x, &sx, &nx))
             ;
