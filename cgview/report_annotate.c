@@ -185,6 +185,9 @@ typedef struct line_rows {
     size_t t_cost0, t_src;   /* its first cost column, the source's */
     size_t *call0;           /* entry i's calls: call0[i] .. call0[i+1] */
     size_t *entry, nentry;   /* lines' row -> entry (~0: text only) */
+    char *callee;            /* a callee's name, not kept by the profile
+                              * (a compound name, ir.h) */
+    size_t callee_cap;
 } line_rows;
 
 static void declare_text(const ph_report *r, const ph_lines *ls,
@@ -253,6 +256,7 @@ static void line_rows_free(line_rows *lr)
     ph_grid_free(lr->calls);
     free(lr->call0);
     free(lr->entry);
+    free(lr->callee);
     free(lr->tc.ev);
     free(lr->tc.w);
 }
@@ -370,10 +374,12 @@ static void add_entry(const ph_report *r, const ph_func *f,
     for (size_t k = 0; k < lc->ncalls; k++) {
         const ph_call_line *cl = &lc->calls[k];
         const ph_func *to = cl->callee;
+        const char *to_name = ph_str_text(r->p, to->name, &lr->callee,
+                                          &lr->callee_cap);
         size_t used;
         if (!lr->text) {
             ph_grid_row(cg);
-            ph_grid_str(cg, lr->cc.name, ph_str_get(r->p, to->name));
+            ph_grid_str(cg, lr->cc.name, to_name);
             ph_grid_str(cg, lr->cc.file, file_name(r, to->file));
             ph_grid_uint(cg, lr->cc.calls, cl->count);
             if (cl->known)
@@ -385,7 +391,7 @@ static void add_entry(const ph_report *r, const ph_func *f,
         snprintf(name, sizeof name, "%s:%s (%sx)",
                  to->file && to->file->name ? ph_str_get(r->p, to->file->name)
                                             : "???",
-                 ph_str_get(r->p, to->name),
+                 to_name,
                  ph_cli_commas(cnt, (int64_t)cl->count));
         snprintf(fit, sizeof fit, "=> ");
         ph_report_fit(fit + 3, sizeof fit - 3, name,
