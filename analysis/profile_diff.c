@@ -29,14 +29,21 @@ typedef struct side {
     const char *program;    /* main program's object path, or NULL */
 } side;
 
+/* Room for n items in all. */
+static void reserve_items(side *s, size_t n)
+{
+    if (n <= s->cap)
+        return;
+    s->cap = n;
+    s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
+    s->vals = ph_xrealloc(s->vals, (s->cap * s->w + 1) * sizeof *s->vals);
+}
+
 /* A new item; its values, zeroed, are at *v until the next add_item. */
 static item *add_item(side *s, int64_t **v)
 {
-    if (s->n == s->cap) {
-        s->cap = s->cap ? s->cap * 2 : 256;
-        s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
-        s->vals = ph_xrealloc(s->vals, (s->cap * s->w + 1) * sizeof *s->vals);
-    }
+    if (s->n == s->cap)
+        reserve_items(s, s->cap ? s->cap * 2 : 256);
     item *it = &s->items[s->n];
     memset(it, 0, sizeof *it);
     *v = s->vals + s->n * s->w;
@@ -114,6 +121,7 @@ static void collect_table(side *s, const ph_diff_opts *o)
     char *text = NULL;   /* a name's, not kept by the profile: the pool
                           * keeps what the diff needs */
     size_t cap = 0;
+    reserve_items(s, s->n + t->count);   /* no copies as they grow */
     for (size_t i = 0; i < t->count; i++) {
         const ph_entry *e = &t->entries[i];
         const char *name = ph_entry_text(t, e, &text, &cap);
