@@ -490,7 +490,7 @@ typedef struct ph_diff_opts {
 enum { PH_DIFF_IN_BASE = 1, PH_DIFF_IN_NEW = 2 };
 
 typedef struct ph_diff_row {
-    const char *name, *file, *object;  /* owned by the ph_diff */
+    ph_str name, file, object;  /* in the diff's strings: ph_diff_str */
     int status;          /* PH_DIFF_IN_BASE | PH_DIFF_IN_NEW */
     int64_t *bv;         /* base's real values (its nreal) */
     int64_t *nv;         /* new's real values (its nreal) */
@@ -530,6 +530,9 @@ PH_API double ph_diff_new_total(const ph_diff *d, size_t e);
 PH_API void ph_diff_sort(ph_diff *d, size_t e);
 /* Index of a common event by name, (size_t)-1 when absent. */
 PH_API size_t ph_diff_event_index(const ph_diff *d, const char *name);
+/* The text of a row's name, file or object ("" for none): made only for
+ * the rows shown (a name of parts is kept as its parts, ir.h). */
+PH_API const char *ph_diff_str(const ph_diff *d, ph_str s);
 
 #ifdef __cplusplus
 }

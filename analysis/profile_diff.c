@@ -306,9 +306,9 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
                 }
                 ph_diff_row *r = &d->rows[d->count++];
                 memset(r, 0, sizeof *r);
-                r->name = ph_str_get(d->strings, it->name);
-                r->file = ph_str_get(d->strings, it->file);
-                r->object = ph_str_get(d->strings, it->object);
+                r->name = it->name;
+                r->file = it->file;
+                r->object = it->object;
             }
             row_of[s][i] = *row;
         }
@@ -379,8 +379,8 @@ static int cmp_rows(const void *a, const void *b)
     dy = dy < 0 ? -dy : dy;
     if (dx != dy)
         return dx < dy ? 1 : -1;
-    int c = strcmp(x->name, y->name);
-    return c ? c : strcmp(x->file, y->file);
+    int c = ph_str_cmp(sort_ctx->strings, x->name, y->name);
+    return c ? c : ph_str_cmp(sort_ctx->strings, x->file, y->file);
 }
 
 void ph_diff_sort(ph_diff *d, size_t e)
@@ -391,6 +391,11 @@ void ph_diff_sort(ph_diff *d, size_t e)
     sort_event = e;
     ph_qsort(d->rows, d->count, sizeof *d->rows, cmp_rows);
     sort_ctx = NULL;
+}
+
+const char *ph_diff_str(const ph_diff *d, ph_str s)
+{
+    return ph_str_get(d->strings, s);
 }
 
 size_t ph_diff_event_index(const ph_diff *d, const char *name)

@@ -381,9 +381,9 @@ static void add_row(const ph_diff *d, ph_grid *g, const diff_cols *c,
     char a[48], b[48], x[48], p[16], ratio[16];
 
     ph_grid_row(g);
-    ph_grid_str(g, c->name, r->name);
-    ph_grid_str(g, c->file, r->file);
-    ph_grid_str(g, c->object, r->object);
+    ph_grid_str(g, c->name, ph_diff_str(d, r->name));
+    ph_grid_str(g, c->file, ph_diff_str(d, r->file));
+    ph_grid_str(g, c->object, ph_diff_str(d, r->object));
     for (int k = 0; k < 3; k++) {
         size_t col = c->value[k];
         ph_grid_null(g, col++);
@@ -406,7 +406,7 @@ static void add_row(const ph_diff *d, ph_grid *g, const diff_cols *c,
     ph_grid_text(g, c->mark, r->status == PH_DIFF_IN_BASE  ? "-"
                              : r->status == PH_DIFF_IN_NEW ? "+"
                                                            : " ");
-    ph_grid_text(g, c->label, r->name);
+    ph_grid_text(g, c->label, ph_diff_str(d, r->name));
 }
 
 static int print_data(const ph_diff *d, const opts *o, const ph_grid *t,
@@ -468,7 +468,7 @@ static int check_rules(const ph_diff *d, const opts *o)
         int found = 0;
         if (r->fn[0]) {
             for (size_t k = 0; k < d->count; k++) {
-                if (strcmp(d->rows[k].name, r->fn) != 0)
+                if (strcmp(ph_diff_str(d, d->rows[k].name), r->fn) != 0)
                     continue;
                 bv += ph_diff_base_value(d, &d->rows[k], e);
                 nv += ph_diff_new_value(d, &d->rows[k], e);

@@ -296,14 +296,14 @@ static int diff_section(ph_output *out, ph_profile *base, ph_profile *p,
             break;
         ph_output_printf(out, "<tr class=\"%s\"><td>", nv < bv ? "down"
                                                                : "up");
-        html(out, r->name);
+        html(out, ph_diff_str(d, r->name));
         ph_output_puts(out, "</td>");
         num_cell(out, bv);
         num_cell(out, nv);
         num_cell(out, nv - bv);
         pct_cell(out, nv - bv, bv);
         ph_output_puts(out, "<td>");
-        html(out, r->file ? r->file : "");
+        html(out, ph_diff_str(d, r->file));
         ph_output_puts(out, "</td></tr>\n");
     }
     ph_output_puts(out, "</tbody></table>\n");
