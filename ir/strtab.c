@@ -100,22 +100,54 @@ static void grow_slots(ph_profile *p)
     p->strmask = cap - 1;
 }
 
+/* The pieces of a string's text in order: a plain string's text, or a
+ * compound's parts and separators. */
+typedef struct pieces {
+    const ph_profile *p;
+    const ph_strent *e;
+    uint32_t k;
+} pieces;
+
+static int next_piece(pieces *it, const char **s, size_t *n)
+{
+    const ph_strent *e = it->e;
+    if (e->s || e->nparts == 0) {   /* text of its own */
+        if (it->k++)
+            return 0;
+        *s = e->s ? e->s : "";
+        *n = e->len;
+        return 1;
+    }
+    if (it->k >= 2 * e->nparts - 1)
+        return 0;
+    if (it->k & 1) {
+        static const char join[] = { PH_STR_JOIN, '\0' };
+        *s = join;
+        *n = 1;
+    } else {
+        const ph_strent *part = &it->p->strs[e->parts[it->k / 2]];
+        *s = part->s;
+        *n = part->len;
+    }
+    it->k++;
+    return 1;
+}
+
 /* Whether e's text is s (len bytes), compound or not. */
 static int same_text(const ph_profile *p, const ph_strent *e, const char *s,
                      size_t len)
 {
-    size_t at = 0;
+    pieces it = { p, e, 0 };
+    const char *t;
+    size_t n, at = 0;
     if (e->len != len)
         return 0;
-    if (e->s)
+    if (e->s)   /* most lookups */
         return memcmp(e->s, s, len) == 0;
-    for (uint32_t k = 0; k < e->nparts; k++) {
-        const ph_strent *part = &p->strs[e->parts[k]];
-        if (k && s[at++] != PH_STR_JOIN)
+    while (next_piece(&it, &t, &n)) {
+        if (memcmp(s + at, t, n) != 0)
             return 0;
-        if (memcmp(s + at, part->s, part->len) != 0)
-            return 0;
-        at += part->len;
+        at += n;
     }
     return 1;
 }
@@ -224,16 +256,15 @@ ph_str ph_str_intern0(ph_profile *p, const char *s)
 /* A compound string's text, joined into d (len + 1 bytes). */
 static char *join_parts(const ph_profile *p, const ph_strent *e, char *d)
 {
-    char *t = d;
-    for (uint32_t k = 0; k < e->nparts; k++) {
-        const ph_strent *part = &p->strs[e->parts[k]];
-        if (k)
-            *d++ = PH_STR_JOIN;
-        memcpy(d, part->s, part->len);
-        d += part->len;
+    pieces it = { p, e, 0 };
+    const char *t;
+    size_t n, at = 0;
+    while (next_piece(&it, &t, &n)) {
+        memcpy(d + at, t, n);
+        at += n;
     }
-    *d = '\0';
-    return t;
+    d[at] = '\0';
+    return d;
 }
 
 const char *ph_str_get(const ph_profile *cp, ph_str s)
@@ -263,38 +294,6 @@ const char *ph_str_text(const ph_profile *p, ph_str s, char **buf,
         *buf = ph_xmalloc(*cap);
     }
     return join_parts(p, e, *buf);
-}
-
-/* The pieces of a string's text in order: a plain string's text, or a
- * compound's parts and separators. */
-typedef struct pieces {
-    const ph_profile *p;
-    const ph_strent *e;
-    uint32_t k;
-} pieces;
-
-static int next_piece(pieces *it, const char **s, size_t *n)
-{
-    const ph_strent *e = it->e;
-    if (e->s || e->nparts == 0) {   /* text of its own */
-        if (it->k++)
-            return 0;
-        *s = e->s ? e->s : "";
-        *n = e->len;
-        return 1;
-    }
-    if (it->k >= 2 * e->nparts - 1)
-        return 0;
-    if (it->k & 1) {
-        *s = "'";
-        *n = 1;
-    } else {
-        const ph_strent *part = &it->p->strs[e->parts[it->k / 2]];
-        *s = part->s;
-        *n = part->len;
-    }
-    it->k++;
-    return 1;
 }
 
 /* Two compound strings, part by part: equal handles are equal texts, so
