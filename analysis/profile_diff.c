@@ -10,6 +10,7 @@
 
 #include "analysis_priv.h"
 #include "ir/hash.h"
+#include "ir/jobs.h"
 
 /* One side's contribution before matching: its names as handles in the
  * diff's string pool (d->strings), where each distinct name is kept once
@@ -27,6 +28,8 @@ typedef struct side {
     size_t n, cap;
     size_t w;
     const char *program;    /* main program's object path, or NULL */
+    ph_table_opts topts;    /* by function, file or object: its table */
+    ph_table *table;
 } side;
 
 /* Room for n items in all. */
@@ -109,15 +112,36 @@ static void set_names(side *s, item *it, const ph_diff_opts *o,
     }
 }
 
+/* Builds s's table (run for both sides at once: the profiles are
+ * distinct, the pool is not touched). */
+static void build_table(void *arg)
+{
+    side *s = arg;
+    s->table = ph_table_build(s->p, &s->topts);
+}
+
+/* The table's grouping of a diff by function, file or object; 0 for the
+ * others (lines and paths are read from the profile itself). */
+static int table_group(const ph_diff_opts *o, ph_group *g)
+{
+    switch (o->by) {
+    case PH_BY_FUNCTION:
+        *g = PH_GROUP_FUNCTION;
+        return 1;
+    case PH_BY_FILE:
+        *g = PH_GROUP_FILE;
+        return 1;
+    case PH_BY_OBJECT:
+        *g = PH_GROUP_OBJECT;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static void collect_table(side *s, const ph_diff_opts *o)
 {
-    static const ph_group groups[] = {
-        [PH_BY_FUNCTION] = PH_GROUP_FUNCTION,
-        [PH_BY_FILE] = PH_GROUP_FILE,
-        [PH_BY_OBJECT] = PH_GROUP_OBJECT,
-    };
-    ph_table_opts to = {.group = groups[o->by], .part = PH_ALL_PARTS};
-    ph_table *t = ph_table_build(s->p, &to);
+    ph_table *t = s->table;
     char *text = NULL;   /* a name's, not kept by the profile: the pool
                           * keeps what the diff needs */
     size_t cap = 0;
@@ -140,6 +164,7 @@ static void collect_table(side *s, const ph_diff_opts *o)
     }
     free(text);
     ph_table_free(t);
+    s->table = NULL;
 }
 
 static void collect_lines(side *s, const ph_diff_opts *o)
@@ -196,12 +221,12 @@ static void collect_paths(side *s, const ph_diff_opts *o)
 static void collect(side *s, const ph_diff_opts *o)
 {
     s->w = ph_event_nreal(s->p);
-    if (o->by == PH_BY_LINE)
-        collect_lines(s, o);
-    else if (o->by == PH_BY_PATH)
-        collect_paths(s, o);
-    else
+    if (s->table)
         collect_table(s, o);
+    else if (o->by == PH_BY_LINE)
+        collect_lines(s, o);
+    else
+        collect_paths(s, o);
 }
 
 /* Open-addressing map from a match key (three string handles of the
@@ -279,6 +304,12 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
         n.program = main_program(newp);
         d->base_program = b.program ? xstrdup(b.program) : NULL;
         d->new_program = n.program ? xstrdup(n.program) : NULL;
+    }
+    ph_group g;
+    if (table_group(o, &g)) {   /* the two tables side by side */
+        b.topts = n.topts = (ph_table_opts){.group = g,
+                                            .part = PH_ALL_PARTS};
+        ph_run_pair(build_table, &b, &n);
     }
     collect(&b, o);
     collect(&n, o);

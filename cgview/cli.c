@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cgview/cli.h"
+#include "ir/jobs.h"
 
 const char *ph_cli_prog = "profhub";
 
@@ -171,41 +173,72 @@ int ph_cli_check_format(const char *cmd, const char *name, int read)
 /* ------------------------------------------------------------------ */
 /* Progress and loading                                                */
 
+/* The progress line of one load or of a pair loaded side by side: the
+ * bytes read of each, drawn as one percentage. */
 typedef struct progress {
-    const char *name;
+    char name[1024];
     struct timespec last;
     int drawn;
+    pthread_mutex_t lock;   /* the pair's two loads report on two threads */
+    size_t done[2], total[2];
 } progress;
 
-static void draw_progress(void *ctx, size_t done, size_t total)
+/* One load: what to read, and the profile or the error it gave. */
+typedef struct load {
+    const char *path, *forced, *exe;
+    progress *pr;           /* NULL: stderr is no terminal */
+    int side;               /* its slot in pr */
+    ph_input *in;
+    ph_profile *p;
+    char why[512];          /* the file could not be opened */
+    char err[4096];         /* it could not be read: "FILE:L:C: message" */
+} load;
+
+static void progress_start(progress *pr, const char *a, const char *b)
 {
-    progress *pr = ctx;
+    memset(pr, 0, sizeof *pr);
+    snprintf(pr->name, sizeof pr->name, "%s%s%s", a, b ? " and " : "",
+             b ? b : "");
+    pthread_mutex_init(&pr->lock, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &pr->last);
+}
+
+static void draw_progress(void *ctx, size_t done_now, size_t total_now)
+{
+    load *l = ctx;
+    progress *pr = l->pr;
     struct timespec now;
     long ms;
 
+    pthread_mutex_lock(&pr->lock);
+    pr->done[l->side] = done_now;
+    pr->total[l->side] = total_now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     ms = (long)(now.tv_sec - pr->last.tv_sec) * 1000 +
          (now.tv_nsec - pr->last.tv_nsec) / 1000000;
     /* last is the start of the load until the first line is drawn: loads
      * shorter than a second show nothing */
-    if (ms < (pr->drawn ? 100 : 1000))
-        return;
-    pr->last = now;
-    pr->drawn = 1;
-    if (total)
-        fprintf(stderr, "\r%s: reading %s %3u%%", ph_cli_prog, pr->name,
-                (unsigned)(done * 100.0 / (double)total));
-    else
-        fprintf(stderr, "\r%s: reading %s %zu bytes", ph_cli_prog, pr->name,
-                done);
-    fflush(stderr);
+    if (ms >= (pr->drawn ? 100 : 1000)) {
+        size_t done = pr->done[0] + pr->done[1];
+        size_t total = pr->total[0] + pr->total[1];
+        pr->last = now;
+        pr->drawn = 1;
+        if (total)
+            fprintf(stderr, "\r%s: reading %s %3u%%", ph_cli_prog, pr->name,
+                    (unsigned)(done * 100.0 / (double)total));
+        else
+            fprintf(stderr, "\r%s: reading %s %zu bytes", ph_cli_prog,
+                    pr->name, done);
+        fflush(stderr);
+    }
+    pthread_mutex_unlock(&pr->lock);
 }
 
-static void clear_progress(progress *pr)
+static void progress_end(progress *pr)
 {
     if (pr->drawn)
         fputs("\r\033[K", stderr);
-    pr->drawn = 0;
+    pthread_mutex_destroy(&pr->lock);
 }
 
 static void print_input_warnings(const ph_input *in)
@@ -224,39 +257,96 @@ static void print_input_warnings(const ph_input *in)
 
 int ph_cli_raw_addresses;
 
+/* Reads l; prints nothing (a pair's two loads run on two threads). */
+static void load_run(void *arg)
+{
+    load *l = arg;
+
+    l->in = ph_input_open(l->path, l->why, sizeof l->why);
+    if (!l->in)
+        return;
+    if (l->exe)
+        ph_input_set_exe(l->in, l->exe);
+    ph_input_set_raw_addresses(l->in, ph_cli_raw_addresses);
+    if (l->pr) {
+        pthread_mutex_lock(&l->pr->lock);
+        l->pr->total[l->side] = ph_input_size(l->in);
+        pthread_mutex_unlock(&l->pr->lock);
+        ph_input_set_progress(l->in, draw_progress, l);
+    }
+    l->p = ph_load_input(l->in, l->forced, l->err, sizeof l->err);
+}
+
+/* Prints l's error, or its warnings and approximation; its profile or
+ * NULL. */
+static ph_profile *load_report(load *l)
+{
+    if (!l->in) {
+        ph_cli_file_error(l->path, "%s", l->why);
+        return NULL;
+    }
+    if (!l->p) {
+        fflush(stdout);
+        fprintf(stderr, "%s\n", l->err);   /* already "FILE:L:C: message" */
+    } else {
+        print_input_warnings(l->in);
+        if (ph_profile_approx(l->p))
+            ph_cli_warning("%s: approximated: %s", l->path,
+                           ph_profile_approx(l->p));
+    }
+    ph_input_close(l->in);
+    return l->p;
+}
+
+static void load_init(load *l, const char *path, const char *forced,
+                      const char *exe, progress *pr, int side)
+{
+    memset(l, 0, sizeof *l);
+    l->path = path;
+    l->forced = forced;
+    l->exe = exe;
+    l->pr = isatty(STDERR_FILENO) ? pr : NULL;
+    l->side = side;
+}
+
 ph_profile *ph_cli_load(const char *path, const char *forced,
                         const char *exe)
 {
-    char err[4096], why[512];
-    progress pr = { path, { 0, 0 }, 0 };
-    ph_profile *p;
-    ph_input *in;
+    progress pr;
+    load l;
 
-    in = ph_input_open(path, why, sizeof why);
-    if (!in) {
-        ph_cli_file_error(path, "%s", why);
-        return NULL;
+    progress_start(&pr, path, NULL);
+    load_init(&l, path, forced, exe, &pr, 0);
+    load_run(&l);
+    progress_end(&pr);
+    return load_report(&l);
+}
+
+int ph_cli_load_pair(const char *a, const char *b, const char *forced,
+                     const char *exe, ph_profile **pa, ph_profile **pb)
+{
+    progress pr;
+    load l[2];
+
+    progress_start(&pr, a, b);
+    load_init(&l[0], a, forced, exe, &pr, 0);
+    load_init(&l[1], b, forced, exe, &pr, 1);
+    ph_run_pair(load_run, &l[0], &l[1]);
+    progress_end(&pr);
+    *pa = load_report(&l[0]);
+    if (!*pa) {     /* as when read one after the other: one error */
+        if (l[1].in)
+            ph_input_close(l[1].in);
+        ph_profile_free(l[1].p);
+        return -1;
     }
-    if (exe)
-        ph_input_set_exe(in, exe);
-    ph_input_set_raw_addresses(in, ph_cli_raw_addresses);
-    if (isatty(STDERR_FILENO)) {
-        clock_gettime(CLOCK_MONOTONIC, &pr.last);
-        ph_input_set_progress(in, draw_progress, &pr);
+    *pb = load_report(&l[1]);
+    if (!*pb) {
+        ph_profile_free(*pa);
+        *pa = NULL;
+        return -1;
     }
-    p = ph_load_input(in, forced, err, sizeof err);
-    clear_progress(&pr);
-    if (!p) {
-        fflush(stdout);
-        fprintf(stderr, "%s\n", err);   /* already "FILE:L:C: message" */
-        ph_input_close(in);
-        return NULL;
-    }
-    print_input_warnings(in);
-    if (ph_profile_approx(p))
-        ph_cli_warning("%s: approximated: %s", path, ph_profile_approx(p));
-    ph_input_close(in);
-    return p;
+    return 0;
 }
 
 void ph_cli_print_drops(const char *format, const ph_output *out)

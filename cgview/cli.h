@@ -95,6 +95,11 @@ int ph_cli_check_format(const char *cmd, const char *name, int read);
  * failure prints the error and returns NULL (exit PH_EXIT_BAD). */
 ph_profile *ph_cli_load(const char *path, const char *forced,
                         const char *exe);
+/* Load a and b side by side (ph_run_pair), then report as ph_cli_load
+ * would one after the other: 0 with both, or -1 with neither (only a's
+ * error when both fail). */
+int ph_cli_load_pair(const char *a, const char *b, const char *forced,
+                     const char *exe, ph_profile **pa, ph_profile **pb);
 /* --raw-addresses, shared by every command that takes --exe: a gmon.out
  * without its program is read with code named by address (otherwise
  * refused).  Set by the option; ph_cli_load hands it to the input. */

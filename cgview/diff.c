@@ -537,14 +537,9 @@ int ph_cmd_diff(int argc, char **argv)
     if (rc > 0)
         goto done;
     rc = PH_EXIT_BAD;
-    ph_profile *b = ph_cli_load(o.base, o.from, o.exe);
-    if (!b)
+    ph_profile *b, *n;
+    if (ph_cli_load_pair(o.base, o.newp, o.from, o.exe, &b, &n) < 0)
         goto done;
-    ph_profile *n = ph_cli_load(o.newp, o.from, o.exe);
-    if (!n) {
-        ph_profile_free(b);
-        goto done;
-    }
     if (ph_cli_derive(b, &o.derived) < 0 || ph_cli_derive(n, &o.derived) < 0) {
         ph_profile_free(b);
         ph_profile_free(n);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cgview/cli.h"
-#include "importers/parse_jobs.h"
+#include "ir/jobs.h"
 
 /* One row per subcommand, in the order "profhub --help" lists them. */
 static const ph_command commands[] = {
@@ -47,8 +47,8 @@ static void print_help(FILE *f)
     fprintf(f,
             "\n"
             "'profhub COMMAND --help' describes a command's options.\n"
-            "Every command that reads takes --jobs N: threads to parse one\n"
-            "input (default: every processor; also PROFHUB_JOBS).\n"
+            "Every command that reads takes --jobs N: threads to read with\n"
+            "(default: every processor; also PROFHUB_JOBS).\n"
             "Every command takes --max-memory SIZE (512M, 4G; 0 = none;\n"
             "default $PROFHUB_MAX_MEMORY, else half the physical memory).\n"
             "Exit status: 0 ok, 1 bad input or failed output, 2 usage error,\n"
@@ -104,7 +104,7 @@ static int take_jobs(int *argc, char **argv)
     }
     if (n == 0 && env && *env && jobs_value("PROFHUB_JOBS", env, &n) < 0)
         return -1;
-    ph_set_parse_jobs(n);
+    ph_set_jobs(n);
     return 0;
 }
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "importers/callgrind_priv.h"
-#include "importers/parse_jobs.h"
+#include "ir/jobs.h"
 
 /* Record an error at column (at - line start) of the current line. */
 int ph_cg_fail(ph_cgread *r, const char *at, const char *fmt, ...)
@@ -626,7 +626,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         return -1;
     }
     if (r.sc.end == base + size)
-        pp = ph_cgpipe_start(base, size, ph_parse_jobs());
+        pp = ph_cgpipe_start(base, size, ph_jobs());
     if (pp) {
         ph_cgline l;
         int got;

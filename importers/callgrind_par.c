@@ -10,12 +10,12 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "importers/callgrind_priv.h"
-#include "importers/parse_jobs.h"
+#include "ir/jobs.h"
 
 /* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
@@ -25,23 +25,6 @@
 #define CHUNK_MAX ((size_t)256 << 10)
 /* Tokens of one cost line (ntok is a byte, PH_CGTOK_NONE excluded). */
 #define MAX_TOKENS (PH_CGTOK_NONE - 1)
-
-static int parse_jobs;  /* 0: every online processor */
-
-void ph_set_parse_jobs(int n)
-{
-    parse_jobs = n < 0 ? 0 : n;
-}
-
-int ph_parse_jobs(void)
-{
-    long n;
-
-    if (parse_jobs > 0)
-        return parse_jobs;
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
-}
 
 typedef struct chunk {
     size_t index;           /* chunk number held, valid when ready */
@@ -70,6 +53,7 @@ struct ph_cgpipe {
     int stop;
     pthread_t *th;
     int nth;
+    char mem_context[256];  /* the reader's, for an out-of-memory message */
 
     /* The reader's position. */
     chunk *cur;
@@ -155,6 +139,7 @@ static void *worker(void *arg)
 {
     ph_cgpipe *pp = arg;
 
+    ph_mem_set_context(pp->mem_context);
     for (;;) {
         size_t k;
         chunk *c;
@@ -202,6 +187,7 @@ ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs)
     pp->nslots = 2 * (size_t)pp->nth + 2;
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
+    snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->cv, NULL);
     for (i = 0; i < pp->nth; i++) {

@@ -12,8 +12,7 @@ libph_la_SOURCES += importers/cachegrind_in.c
 # callgrind: scanner, IR builder, the run's files as parts.
 libph_la_SOURCES += importers/callgrind_priv.h importers/callgrind_scan.c \
 	importers/callgrind_in.c importers/callgrind_head.c \
-	importers/callgrind_files.c importers/callgrind_par.c \
-	importers/parse_jobs.h
+	importers/callgrind_files.c importers/callgrind_par.c
 # native: profhub record's experiments (runtime/FORMAT.md), symbolised.
 libph_la_SOURCES += importers/native.h importers/native_in.c \
 	importers/native_sym.c importers/native_dwarf.c runtime/expfmt.h

@@ -29,9 +29,9 @@
 #define CHECK_STEP ((size_t)32 << 20)
 
 static size_t mem_limit;            /* bytes; 0 = none */
-static size_t mem_since_check;
+static size_t mem_since_check;      /* atomic: readers run on threads */
 static int mem_over;                /* the limit, not malloc, said no */
-static char mem_context[256];       /* the file being read */
+static _Thread_local char mem_context[256];  /* this thread's file */
 
 void ph_mem_set_limit(size_t bytes) { mem_limit = bytes; }
 size_t ph_mem_limit(void) { return mem_limit; }
@@ -40,6 +40,8 @@ void ph_mem_set_context(const char *name)
 {
     snprintf(mem_context, sizeof mem_context, "%s", name ? name : "");
 }
+
+const char *ph_mem_context(void) { return mem_context; }
 
 /* Memory in use: the resident set (/proc/self/statm), which also holds
  * what protobuf-c, zlib and libc allocate; else the malloc heap. */
@@ -76,10 +78,10 @@ int ph_mem_allows(size_t n)
         mem_over = 1;
         return 0;
     }
-    mem_since_check += n;
-    if (mem_since_check < CHECK_STEP)
+    if (__atomic_add_fetch(&mem_since_check, n, __ATOMIC_RELAXED) <
+        CHECK_STEP)
         return 1;
-    mem_since_check = 0;
+    __atomic_store_n(&mem_since_check, 0, __ATOMIC_RELAXED);
     if (memory_in_use() + n > mem_limit) {
         mem_over = 1;
         return 0;

@@ -51,11 +51,13 @@ typedef struct ph_profile ph_profile;
 /* The memory limit: the library's allocations (and protobuf-c's, and the
  * gzip buffer) fail through ph_oom once the heap in use would pass it;
  * ph_oom then names the file set by ph_mem_set_context (ph_input_open
- * sets it) and the limit.  0 = no limit (the default of the library; the
- * front end sets one).  ph_mem_allows(n): whether n more bytes fit. */
+ * sets it; one per thread, ph_mem_context gives this thread's) and the
+ * limit.  0 = no limit (the default of the library; the front end sets
+ * one).  ph_mem_allows(n): whether n more bytes fit. */
 PH_API void ph_mem_set_limit(size_t bytes);
 PH_API size_t ph_mem_limit(void);
 PH_API void ph_mem_set_context(const char *name);
+PH_API const char *ph_mem_context(void);
 PH_API int ph_mem_allows(size_t n);
 /* Print "profhub: FILE: out of memory" (with the limit when it was the
  * limit that refused) and exit 1. */

@@ -118,7 +118,7 @@ static inline int64_t ph_add_sat(int64_t a, int64_t b)
 {
     int64_t r;
     if (__builtin_add_overflow(a, b, &r)) {
-        ph_cost_overflow_flag = 1;
+        __atomic_store_n(&ph_cost_overflow_flag, 1, __ATOMIC_RELAXED);
         return b > 0 ? INT64_MAX : INT64_MIN;
     }
     return r;

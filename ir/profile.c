@@ -16,7 +16,7 @@ static uint64_t make_seed(const ph_profile *p)
 {
     static uint64_t counter;
     uint64_t s = (uint64_t)(uintptr_t)p ^ ((uint64_t)time(NULL) << 20);
-    s = ph_hash_mix(s, ++counter);
+    s = ph_hash_mix(s, __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED));
     return s;
 }
 

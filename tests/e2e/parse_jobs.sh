@@ -4,7 +4,9 @@
 # the callgrind file convert writes (rows, calls and jumps in their order),
 # on every real sample, on a multi-megabyte file valgrind makes here, and
 # on copies of that file with a bad cost line, a NUL byte or CRLF line ends
-# half-way through (exact errors).  valgrind or perl missing => skip (77).
+# half-way through (exact errors).  So does diff, which reads its two files
+# and builds their tables side by side: its report, and its errors in the
+# order of the files.  valgrind or perl missing => skip (77).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program valgrind perl
 
@@ -19,6 +21,17 @@ ph() {
     fi
 }
 
+# same_runs WHAT: out.1 (one thread) against out.3 and out.env
+same_runs() {
+    checks=$((checks + 1))
+    if ! cmp -s "$tmp/out.1" "$tmp/out.3" ||
+       ! cmp -s "$tmp/out.1" "$tmp/out.env"; then
+        fail "$1: threads change the result"
+        diff "$tmp/out.1" "$tmp/out.3" | head -5
+        diff "$tmp/out.1" "$tmp/out.env" | head -5
+    fi
+}
+
 # same FILE: one thread against three and against PROFHUB_JOBS=2
 same() {
     for j in 1 3 env; do
@@ -27,13 +40,15 @@ same() {
           ph $j convert -t callgrind -o - "$1"; echo "status $?"
         } >"$tmp/out.$j" 2>&1
     done
-    checks=$((checks + 1))
-    if ! cmp -s "$tmp/out.1" "$tmp/out.3" ||
-       ! cmp -s "$tmp/out.1" "$tmp/out.env"; then
-        fail "$1: threads change the result"
-        diff "$tmp/out.1" "$tmp/out.3" | head -5
-        diff "$tmp/out.1" "$tmp/out.env" | head -5
-    fi
+    same_runs "$1"
+}
+
+# same_diff BASE NEW: diff's report, or its error, the same way
+same_diff() {
+    for j in 1 3 env; do
+        { ph $j diff -n 0 "$1" "$2"; echo "status $?"; } >"$tmp/out.$j" 2>&1
+    done
+    same_runs "diff $1 $2"
 }
 
 for f in "$SAMPLES"/callgrind/*.out*; do
@@ -64,6 +79,11 @@ perl -pe 's/\n/\r\n/' "$big" >"$tmp/crlf.out"
 for f in badcost overflow nul crlf; do
     same "$tmp/$f.out"
 done
+same_diff "$SAMPLES/callgrind/chain.default.out" "$big"
+same_diff "$big" "$tmp/crlf.out"
+same_diff "$big" "$tmp/badcost.out"
+same_diff "$tmp/nul.out" "$big"
+same_diff "$tmp/nul.out" "$tmp/badcost.out"
 # ... and they are broken: an error at a line and column, exit 1.
 for f in badcost overflow nul; do
     checks=$((checks + 1))
@@ -72,4 +92,12 @@ for f in badcost overflow nul; do
     [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
         fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
 done
+# A diff of two broken files names the first one's error only, as when
+# they are read one after the other.
+checks=$((checks + 1))
+ph 3 diff "$tmp/nul.out" "$tmp/badcost.out" >/dev/null 2>"$tmp/err"
+st=$?
+[ $st = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -q "^$tmp/nul.out:[0-9]*:[0-9]*: " "$tmp/err" ||
+    fail "diff of two broken files: exit $st: $(cat "$tmp/err")"
 finish

@@ -19,7 +19,7 @@
 #include "exporters/exporters.h"
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
-#include "importers/parse_jobs.h"
+#include "ir/jobs.h"
 #include "suites.h"
 
 static const char example[] =
@@ -713,12 +713,12 @@ static int reads_every_way(const char *name, const char *buf, long len)
         if (buf[i] == '\n' && i + 1 < len)
             *w++ = ' ';
     }
-    ph_set_parse_jobs(1);
+    ph_set_jobs(1);
     p = read_mem(buf, (size_t)len, NULL);
     q = read_mem(blank, (size_t)(w - blank), NULL);
-    ph_set_parse_jobs(2);
+    ph_set_jobs(2);
     t = read_mem(buf, (size_t)len, NULL);
-    ph_set_parse_jobs(0);
+    ph_set_jobs(0);
     CU_ASSERT_PTR_NOT_NULL(p);
     CU_ASSERT_PTR_NOT_NULL(q);
     CU_ASSERT_PTR_NOT_NULL(t);

@@ -1,0 +1,21 @@
+/* jobs.h -- how many threads the library may use, and two independent
+ * pieces of work run side by side.  The count is set once by the front end
+ * from --jobs or PROFHUB_JOBS: the callgrind reader's look-ahead threads
+ * (importers/callgrind_par.c) and diff's two inputs and two tables use it.
+ * Every result is the same whatever the number. */
+#ifndef PH_JOBS_H
+#define PH_JOBS_H
+
+/* n threads; 0 (the default) means every online processor.  ph_jobs():
+ * the threads the calling thread's work may use (half inside each side of
+ * a ph_run_pair, at least 1). */
+void ph_set_jobs(int n);
+int ph_jobs(void);
+
+/* fn(first) on a thread of its own and fn(second) on this one, both done
+ * on return; each may use half of ph_jobs().  One after the other when
+ * ph_jobs() is 1 or no thread can be started.  The two must share nothing
+ * they write. */
+void ph_run_pair(void (*fn)(void *), void *first, void *second);
+
+#endif /* PH_JOBS_H */
