@@ -605,11 +605,15 @@ static int fast_cost_line(ph_cgread *r)
     return do_cost_tokens(r, &l) ? 1 : do_line(r) < 0 ? -1 : 1;
 }
 
+/* Bytes read between two progress calls: also how often the pages of a
+ * mapped file behind the reader are given back (ph_input_progress). */
+#define PROGRESS_EVERY ((size_t)512 << 10)
+
 int ph_cg_read_file(ph_input *in, ph_profile *p)
 {
     ph_cgread r;
     int rc = 0;
-    size_t size = ph_input_size(in), next_progress = 1u << 22;
+    size_t size = ph_input_size(in), next_progress = PROGRESS_EVERY;
     const char *base = (const char *)ph_input_data(in);
     ph_cgpipe *pp = NULL;
 
@@ -641,7 +645,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
                 break;
             }
             if ((size_t)(r.sc.p - base) >= next_progress) {
-                next_progress += 1u << 22;
+                next_progress += PROGRESS_EVERY;
                 ph_input_progress(in, (size_t)(r.sc.p - base));
             }
         }
@@ -666,7 +670,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         }
         if ((size_t)(r.sc.p - r.sc.s) > 0 &&
             (size_t)(r.sc.p - base) >= next_progress) {
-            next_progress += 1u << 22;
+            next_progress += PROGRESS_EVERY;
             ph_input_progress(in, (size_t)(r.sc.p - base));
         }
     }

@@ -420,7 +420,7 @@ void ph_input_set_progress(ph_input *in, ph_progress_fn fn, void *ctx)
 }
 
 /* Pages of a mapped file this far behind the reader are given back. */
-#define DROP_BEHIND ((size_t)1 << 20)
+#define DROP_BEHIND ((size_t)256 << 10)
 
 void ph_input_progress(ph_input *in, size_t done)
 {
