@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -216,6 +217,16 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
+#if defined M_MMAP_THRESHOLD && defined M_TRIM_THRESHOLD
+    /* Fixed thresholds: blocks from 256 KiB up are always mapped, and the
+     * free top of the heap is given back from 1 MiB.  glibc's own rise to
+     * the largest block freed and twice that, so a merge, which frees
+     * each input's profile in turn, kept 2.5 MiB more than it used (the
+     * peak of 1,000 small inputs was 1.5x that of 10).  A lower trim
+     * threshold costs page faults on every input. */
+    mallopt(M_MMAP_THRESHOLD, 256 << 10);
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
+#endif
 
     if (take_jobs(&argc, argv) < 0 || set_memory_limit(&argc, argv) < 0)
         return PH_EXIT_USAGE;
