@@ -1,9 +1,8 @@
 /* arena.c -- the per-profile arena: a chain of blocks (a page first, then
  * doubling up to 2 MiB), bump allocation with alignment, and mark/rewind
  * so a half-built record can be dropped.  Freed in one go with the profile.
- * Blocks of 2 MiB, once the arena holds 8 MiB, are aligned to 2 MiB and
- * asked for as huge pages: a big profile then takes one page fault per
- * 2 MiB instead of 512.
+ * Blocks of 2 MiB are aligned to 2 MiB and asked for as huge pages: a big
+ * profile then takes one page fault per 2 MiB instead of 512.
  */
 #include "config.h"
 
@@ -39,14 +38,11 @@ void ph_arena_free(ph_arena *a)
 }
 
 #define HUGE_PAGE ((size_t)2 << 20)
-/* Huge pages from this much in the arena up: a small profile's last,
- * half-used blocks would be resident whole. */
-#define HUGE_FROM ((size_t)8 << 20)
 
-static ph_arena_block *new_block(const ph_arena *a, size_t bytes)
+static ph_arena_block *new_block(size_t bytes)
 {
     void *q = NULL;
-    if (bytes < HUGE_PAGE || a->total < HUGE_FROM)
+    if (bytes < HUGE_PAGE)
         return ph_xmalloc(bytes);
     if (posix_memalign(&q, HUGE_PAGE, bytes) != 0)
         ph_oom();
@@ -66,7 +62,7 @@ static void add_block(ph_arena *a, size_t n, size_t align)
     else if (a->next_size < PH_ARENA_MAX_BLOCK - sizeof *b) {
         a->next_size = (a->next_size + sizeof *b) * 2 - sizeof *b;
     }
-    b = new_block(a, sizeof *b + size);
+    b = new_block(sizeof *b + size);
     b->size = size;
     b->used = 0;
     b->prev = a->head;
