@@ -160,9 +160,8 @@ static int draw(int kind, opts *o)
     char err[1024];
 
     if (kind == PH_PICTURE_DIFF) {
-        if (!(base = ph_cli_load(o->in[0], NULL, o->exe)))
+        if (ph_cli_load_pair(o->in[0], o->in[1], NULL, o->exe, &base, &p) < 0)
             return PH_EXIT_BAD;
-        p = ph_cli_load(o->in[1], NULL, o->exe);
     } else {
         p = load_sum(o->in, o->nin, o->exe);
     }
