@@ -21,8 +21,8 @@
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
  * tests, from 64 KiB, then cross a dozen chunk boundaries).  A ring of
  * 64 KiB chunks with their tokens is about 0.6 MiB, and the file pages
- * it reads ahead 0.25 MiB: 256 KiB cost 3.5 MiB of every load's peak and
- * read no faster. */
+ * it reads ahead 0.25 MiB: chunks of 256 KiB held 2.5 MiB more at the
+ * peak and read no faster. */
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)64 << 10)
