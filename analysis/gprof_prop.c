@@ -167,6 +167,35 @@ static void propagate(node *nd, cyc *cy, rawarc *arcs, double *atime,
     }
 }
 
+/* gprof's print_time, the total of the percentages: the self times
+ * summed in the order of its propagate_flags, from the top of the
+ * topological order down (order[] backwards, one component after
+ * another), a cycle's members, which share one place in that order, by
+ * falling address (its sort leaves them in address order, walked
+ * backwards).  The same order gives the same last bits, so a tie such
+ * as 6.25% prints on the same side with one decimal. */
+static double print_ticks(const node *nd, const uint32_t *order,
+                          const size_t *comp_start, size_t ncomp)
+{
+    size_t *members = NULL, cap = 0;
+    double ticks = 0;
+
+    for (size_t c = ncomp; c-- > 0;) {
+        size_t s = comp_start[c], e = comp_start[c + 1];
+        if (e - s > cap) {
+            cap = e - s;
+            members = ph_xrealloc(members, cap * sizeof *members);
+        }
+        for (size_t k = s; k < e; k++)
+            members[k - s] = order[k];
+        qsort_r(members, e - s, sizeof *members, cmp_addr, (void *)nd);
+        for (size_t k = e - s; k-- > 0;)
+            ticks += nd[members[k]].self;
+    }
+    free(members);
+    return ticks;
+}
+
 /* ------------------------------------------------------------------ */
 
 ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
@@ -305,17 +334,7 @@ ph_gprof *ph_gprof_compute(const ph_profile *p, const ph_event *ev, int part)
         propagate(nd, cy, arcs, atime, actime, order[k]);
 
     /* results, in seconds; percentages in ticks, as gprof's */
-    /* Summed in address order, as gprof sums its symbol table: the
-     * same order gives the same last bits, so a tie such as 11.25%
-     * prints on the same side with one decimal. */
-    size_t *by_addr = ph_xmalloc((n ? n : 1) * sizeof *by_addr);
-    for (size_t i = 0; i < n; i++)
-        by_addr[i] = i;
-    qsort_r(by_addr, n, sizeof *by_addr, cmp_addr, nd);
-    double ticks = 0;
-    for (size_t i = 0; i < n; i++)
-        ticks += nd[by_addr[i]].self;
-    free(by_addr);
+    double ticks = print_ticks(nd, order, comp_start, ncomp);
     g->nids = n;
     g->by_id = ph_xcalloc(n ? n : 1, sizeof *g->by_id);
     g->fns = ph_xcalloc(n ? n : 1, sizeof *g->fns);
