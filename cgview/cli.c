@@ -203,16 +203,17 @@ static void progress_start(progress *pr, const char *a, const char *b)
     clock_gettime(CLOCK_MONOTONIC, &pr->last);
 }
 
-static void draw_progress(void *ctx, size_t done_now, size_t total_now)
+/* size is the input's, known from its opening (load_run) */
+static void draw_progress(void *ctx, size_t done_now, size_t size)
 {
     load *l = ctx;
     progress *pr = l->pr;
     struct timespec now;
     long ms;
 
+    (void)size;
     pthread_mutex_lock(&pr->lock);
     pr->done[l->side] = done_now;
-    pr->total[l->side] = total_now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     ms = (long)(now.tv_sec - pr->last.tv_sec) * 1000 +
          (now.tv_nsec - pr->last.tv_nsec) / 1000000;
