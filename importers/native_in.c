@@ -41,6 +41,7 @@ typedef struct agg {
     ph_node *node;
     tstate *ts;
     uint64_t count;
+    size_t seq;            /* order of first sight: the samples' order */
 } agg;
 
 typedef struct reader {
@@ -116,7 +117,7 @@ static void add_count(reader *r, ph_node *node, tstate *ts, uint64_t n)
     r->aggs[h].node = node;
     r->aggs[h].ts = ts;
     r->aggs[h].count = n;
-    r->aused++;
+    r->aggs[h].seq = r->aused++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -428,18 +429,30 @@ static int read_blob(reader *r, size_t coff)
 /* ------------------------------------------------------------------ */
 /* Entry                                                               */
 
+static int cmp_seq(const void *a, const void *b)
+{
+    const agg *x = *(agg *const *)a, *y = *(agg *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The samples in the order first seen: the table's order follows the
+ * nodes' addresses, which change from run to run. */
 static void add_samples(reader *r)
 {
-    for (size_t i = 0; i < r->acap; i++) {
-        const agg *a = &r->aggs[i];
+    const agg **order = ph_xmalloc((r->aused + 1) * sizeof *order);
+    size_t n = 0;
+    for (size_t i = 0; i < r->acap; i++)
+        if (r->aggs[i].node)
+            order[n++] = &r->aggs[i];
+    ph_qsort(order, n, sizeof *order, cmp_seq);
+    for (size_t i = 0; i < n; i++) {
+        const agg *a = order[i];
         int64_t cost[2];
-
-        if (!a->node)
-            continue;
         cost[0] = (int64_t)a->count;
         cost[1] = (int64_t)(a->count * a->ts->pr->interval);
         ph_sample_add(r->p, a->node, a->ts->part, cost, 2, NULL, 0);
     }
+    free(order);
 }
 
 static void add_events(reader *r)
