@@ -31,14 +31,34 @@ typedef struct build {
     size_t samplecap;
 } build;
 
+/* Room for `more` nodes or samples beyond those made: called with the
+ * bound of a pass before it, so that the arrays are not copied as they
+ * grow (the pages of room never used are never touched). */
+static void reserve_nodes(build *b, size_t more)
+{
+    size_t need = b->s->nnodes + more;
+    if (need <= b->nodecap)
+        return;
+    b->nodecap = need;
+    b->nodes = ph_xrealloc(b->nodes, b->nodecap * sizeof *b->nodes);
+    b->s->nodes = b->nodes;
+}
+
+static void reserve_samples(build *b, size_t more)
+{
+    size_t need = b->s->nsamples + more;
+    if (need <= b->samplecap)
+        return;
+    b->samplecap = need;
+    b->samples = ph_xrealloc(b->samples, b->samplecap * sizeof *b->samples);
+    b->s->samples = b->samples;
+}
+
 static uint32_t push_node(build *b, const ph_stk_node *n)
 {
     ph_stacks *s = b->s;
-    if (s->nnodes == b->nodecap) {
-        b->nodecap = b->nodecap ? 2 * b->nodecap : 1024;
-        b->nodes = ph_xrealloc(b->nodes, b->nodecap * sizeof *b->nodes);
-        s->nodes = b->nodes;
-    }
+    if (s->nnodes == b->nodecap)
+        reserve_nodes(b, s->nnodes ? s->nnodes : 1024);
     b->nodes[s->nnodes] = *n;
     return (uint32_t)s->nnodes++;
 }
@@ -47,13 +67,47 @@ static void push_sample(build *b, uint32_t node, const int64_t *cost,
                         const ph_sample *src)
 {
     ph_stacks *s = b->s;
-    if (s->nsamples == b->samplecap) {
-        b->samplecap = b->samplecap ? 2 * b->samplecap : 1024;
-        b->samples = ph_xrealloc(b->samples,
-                                 b->samplecap * sizeof *b->samples);
-        s->samples = b->samples;
-    }
+    if (s->nsamples == b->samplecap)
+        reserve_samples(b, s->nsamples ? s->nsamples : 1024);
     b->samples[s->nsamples++] = (ph_stk_sample){node, cost, src};
+}
+
+/* Cost vectors of width values in blocks that never move, so that the
+ * samples can point into them: the approximation's per-line costs and
+ * their shares among a function's nodes grow as they are found, and a
+ * vector that stays whole (a function with one node) is used as it is. */
+#define COST_BLOCK 4096            /* vectors: 425 KB at 13 events */
+
+typedef struct cost_blocks {
+    int64_t **block;
+    size_t nblocks;
+    size_t room;                   /* vectors left in the last block */
+    int64_t *next;                 /* the first of them */
+} cost_blocks;
+
+/* n zeroed vectors, one after the other. */
+static int64_t *cost_alloc(cost_blocks *c, size_t n, size_t width)
+{
+    if (n > c->room) {
+        size_t vecs = n > COST_BLOCK ? n : COST_BLOCK;
+        if (vecs > (SIZE_MAX / sizeof(int64_t) - 1) / (width ? width : 1))
+            ph_oom();
+        c->block = ph_xrealloc(c->block, (c->nblocks + 1) * sizeof *c->block);
+        c->next = c->block[c->nblocks++] =
+            ph_xcalloc(vecs * width + 1, sizeof(int64_t));
+        c->room = vecs;
+    }
+    int64_t *v = c->next;
+    c->next += n * width;
+    c->room -= n;
+    return v;
+}
+
+static void cost_blocks_free(cost_blocks *c)
+{
+    for (size_t i = 0; i < c->nblocks; i++)
+        free(c->block[i]);
+    free(c->block);
 }
 
 /* ------------------------------------------------------------------ */
@@ -66,6 +120,8 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
 {
     size_t w = b->s->width, nn = ph_node_count(p);
     uint32_t *map = ph_xcalloc(nn + 1, sizeof *map);   /* id -> index + 1 */
+    reserve_nodes(b, nn);
+    reserve_samples(b, ph_sample_count(p));
     for (size_t i = 0; i < nn; i++) {
         const ph_node *n = ph_node_at(p, i);
         const ph_frame *fr = ph_node_frame(p, n);
@@ -108,7 +164,7 @@ typedef struct edge {
 /* The rows' self cost of one function per line, sorted by line. */
 typedef struct line_cost {
     uint32_t line;
-    size_t at;                 /* index of its w values in approx.lines */
+    const int64_t *cost;       /* width values, in approx.costs */
 } line_cost;
 
 typedef struct approx {
@@ -132,7 +188,7 @@ typedef struct approx {
     int64_t *self;             /* nf x width: the rows' self cost */
     line_cost *line_cost;      /* per function, its lines: */
     size_t *line_first;        /* line_cost[line_first[f] .. [f + 1]) */
-    int64_t *lines;            /* cost per line entry, width values */
+    cost_blocks *costs;        /* the lines' costs and their shares */
 } approx;
 
 static int cmp_edge(const void *a, const void *b)
@@ -184,18 +240,27 @@ static void collect_edges(approx *a)
         a->first_out[f + 1] += a->first_out[f];
 }
 
+/* Room for `more` approximated nodes (reserve_nodes). */
+static void reserve_approx(approx *a, size_t more)
+{
+    size_t need = a->b->s->nnodes - a->first + more;
+    reserve_nodes(a->b, more);
+    if (need <= a->wcap)
+        return;
+    a->wcap = need;
+    a->weight = ph_xrealloc(a->weight, a->wcap * sizeof *a->weight);
+    a->instance = ph_xrealloc(a->instance, a->wcap * sizeof *a->instance);
+    a->next_variant = ph_xrealloc(a->next_variant,
+                                  a->wcap * sizeof *a->next_variant);
+}
+
 static uint32_t push_approx(approx *a, const ph_stk_node *n, double w,
                             uint32_t instance)
 {
+    size_t k = a->b->s->nnodes - a->first;
+    if (k == a->wcap)
+        reserve_approx(a, k ? k : 1024);
     uint32_t i = push_node(a->b, n);
-    size_t k = i - a->first;
-    if (k == a->wcap) {
-        a->wcap = a->wcap ? 2 * a->wcap : 1024;
-        a->weight = ph_xrealloc(a->weight, a->wcap * sizeof *a->weight);
-        a->instance = ph_xrealloc(a->instance, a->wcap * sizeof *a->instance);
-        a->next_variant = ph_xrealloc(a->next_variant,
-                                      a->wcap * sizeof *a->next_variant);
-    }
     a->weight[k] = w;
     a->instance[k] = instance == UINT32_MAX ? (uint32_t)k : instance;
     a->next_variant[k] = 0;
@@ -293,13 +358,15 @@ static void settle(int64_t *c, size_t n, size_t stride, int64_t total)
 /* Split each function's self cost over its nodes by weight, exactly (the
  * rounding remainders go one unit at a time to the first nodes), and over
  * the lines of its rows: the share of another line than the node's goes to
- * a leaf beside the node, so pprof keeps per-line cost. */
-static void split_self(approx *a, int64_t **pool_out)
+ * a leaf beside the node, so pprof keeps per-line cost.  A function with
+ * one node keeps its lines' costs as they are. */
+static void split_self(approx *a)
 {
     ph_stacks *s = a->b->s;
     size_t w = s->width, nn = s->nnodes - a->first;
     size_t *head = ph_xmalloc((a->nf + 1) * sizeof *head);
     size_t *next = ph_xmalloc((nn + 1) * sizeof *next);
+    size_t *nodes_of = ph_xcalloc(a->nf + 1, sizeof *nodes_of);
     double *sumw = ph_xcalloc(a->nf + 1, sizeof *sumw);
     for (size_t f = 0; f < a->nf; f++)
         head[f] = SIZE_MAX;
@@ -310,20 +377,19 @@ static void split_self(approx *a, int64_t **pool_out)
         next[i] = head[f];
         head[f] = i;
         sumw[f] += a->weight[i];
+        nodes_of[f]++;
     }
-    /* (node, cost) pairs first, one per node and line of its function,
-     * counted first so the pool is allocated once at its size */
-    size_t *nodes_of = ph_xcalloc(a->nf + 1, sizeof *nodes_of);
-    size_t cap = 0, npairs = 0, leaves = 0;
+    /* room for a sample per (node, line) and a variant per leaf split
+     * by line */
+    size_t pairs = 0, leaves = 0;
     for (size_t f = 0; f < a->nf; f++) {
-        for (size_t i = head[f]; i != SIZE_MAX; i = next[i])
-            nodes_of[f]++;
-        cap += nodes_of[f] * (a->line_first[f + 1] - a->line_first[f]);
+        size_t n = nodes_of[f] * (a->line_first[f + 1] - a->line_first[f]);
+        pairs += n;
+        leaves += leaves + n <= APPROX_MAX_LEAVES ? n : 0;
     }
-    if (cap > (SIZE_MAX / sizeof(int64_t) - 1) / (w ? w : 1))
-        ph_oom();
-    int64_t *pool = ph_xmalloc((cap * w + 1) * sizeof *pool);
-    uint32_t *pair_node = ph_xmalloc((cap + 1) * sizeof *pair_node);
+    reserve_samples(a->b, pairs);
+    reserve_approx(a, leaves);
+    leaves = 0;
     for (size_t f = 0; f < a->nf; f++) {
         size_t l0 = a->line_first[f], l1 = a->line_first[f + 1];
         size_t nodes = nodes_of[f];
@@ -332,36 +398,33 @@ static void split_self(approx *a, int64_t **pool_out)
         int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
         leaves += by_line ? nodes * (l1 - l0) : 0;
         for (size_t l = l0; l < l1; l++) {
-            const int64_t *total = a->lines + a->line_cost[l].at * w;
+            const int64_t *total = a->line_cost[l].cost;
             /* this line's cost over the nodes, exactly per event */
-            size_t first_pair = npairs;
-            for (size_t i = head[f]; i != SIZE_MAX; i = next[i]) {
-                int64_t *c = pool + npairs * w;
+            int64_t *share = nodes == 1 ? (int64_t *)total
+                                        : cost_alloc(a->costs, nodes, w);
+            size_t q = 0;
+            for (size_t i = head[f]; i != SIZE_MAX && nodes > 1;
+                 i = next[i], q++)
                 for (size_t k = 0; k < w; k++)
-                    c[k] = share_of(total[k], a->weight[i] / sumw[f]);
-                pair_node[npairs++] = (uint32_t)i;
-            }
-            for (size_t k = 0; k < w; k++)
-                settle(pool + first_pair * w + k, npairs - first_pair, w,
-                       total[k]);
-            /* a line other than the node's goes to its variant there */
-            for (size_t q = first_pair; q < npairs && by_line; q++) {
-                uint32_t node = (uint32_t)a->first + pair_node[q];
-                pair_node[q] = at_line(a, node, a->line_cost[l].line) -
-                               (uint32_t)a->first;
+                    share[q * w + k] = share_of(total[k],
+                                                a->weight[i] / sumw[f]);
+            for (size_t k = 0; k < w && nodes > 1; k++)
+                settle(share + k, nodes, w, total[k]);
+            q = 0;
+            for (size_t i = head[f]; i != SIZE_MAX; i = next[i], q++) {
+                const int64_t *c = share + q * w;
+                /* a line other than the node's goes to its variant there */
+                uint32_t node = (uint32_t)(a->first + i);
+                if (by_line)
+                    node = at_line(a, node, a->line_cost[l].line);
+                for (size_t k = 0; k < w; k++)
+                    if (c[k]) {
+                        push_sample(a->b, node, c, NULL);
+                        break;
+                    }
             }
         }
     }
-    for (size_t q = 0; q < npairs; q++) {
-        int nz = 0;
-        for (size_t k = 0; k < w && !nz; k++)
-            nz = pool[q * w + k] != 0;
-        if (nz)
-            push_sample(a->b, (uint32_t)(a->first + pair_node[q]),
-                        pool + q * w, NULL);
-    }
-    *pool_out = pool;
-    free(pair_node);
     free(nodes_of);
     free(head);
     free(next);
@@ -388,7 +451,6 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
 {
     int any = 0;
     size_t cap = 0, n = 0, tcap = 0;
-    uint32_t *tline = NULL;
     row_line *order = NULL;
     int64_t *tcost = NULL;
     a->line_first = ph_xcalloc(a->nf + 2, sizeof *a->line_first);
@@ -398,14 +460,13 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
         size_t t = 0;
         a->line_first[f] = n;
         ph_row_iter_init(&it, p, ph_func_at(p, f), NULL);
-        while (ph_row_next(&it, &r)) {
+        while (ph_row_next_line(&it, &r)) {
             if (t == tcap) {
                 tcap = tcap ? 2 * tcap : 64;
-                tline = ph_xrealloc(tline, tcap * sizeof *tline);
                 order = ph_xrealloc(order, tcap * sizeof *order);
                 tcost = ph_xrealloc(tcost, (tcap * w + 1) * sizeof *tcost);
             }
-            tline[t] = r.line;
+            order[t] = (row_line){r.line, t};
             memcpy(tcost + t * w, r.cost, w * sizeof *tcost);
             for (size_t k = 0; k < w; k++)
                 a->self[f * w + k] = ph_cost_add(a->self[f * w + k],
@@ -414,35 +475,45 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
             any = 1;
         }
         /* one entry per line: rows sorted by line, equal lines merged */
-        for (size_t x = 0; x < t; x++)
-            order[x] = (row_line){tline[x], x};
         ph_qsort(order, t, sizeof *order, cmp_row_line);
+        int64_t *sum = NULL;
         for (size_t x = 0; x < t; x++) {
             if (x == 0 || order[x].line != order[x - 1].line) {
                 if (n == cap) {
                     cap = cap ? 2 * cap : 1024;
                     a->line_cost = ph_xrealloc(a->line_cost,
                                                cap * sizeof *a->line_cost);
-                    a->lines = ph_xrealloc(a->lines,
-                                           (cap * w + 1) * sizeof *a->lines);
                 }
-                a->line_cost[n] = (line_cost){order[x].line, n};
-                memset(a->lines + n * w, 0, w * sizeof *a->lines);
-                n++;
+                sum = cost_alloc(a->costs, 1, w);
+                a->line_cost[n++] = (line_cost){order[x].line, sum};
             }
             for (size_t k = 0; k < w; k++)
-                a->lines[(n - 1) * w + k] = ph_cost_add(
-                    a->lines[(n - 1) * w + k], tcost[order[x].row * w + k]);
+                sum[k] = ph_cost_add(sum[k], tcost[order[x].row * w + k]);
         }
     }
     a->line_first[a->nf] = n;
-    free(tline);
     free(tcost);
     free(order);
     return any;
 }
 
-static int64_t *approximate(const ph_profile *p, build *b)
+static void approx_free(approx *a)
+{
+    free(a->edges);
+    free(a->first_out);
+    free(a->win);
+    free(a->ncallers);
+    free(a->on_stack);
+    free(a->weight);
+    free(a->instance);
+    free(a->next_variant);
+    free(a->self);
+    free(a->line_cost);
+    free(a->line_first);
+}
+
+/* The approximated tree, its costs in *costs. */
+static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
 {
     approx a;
     size_t w = b->s->width;
@@ -451,13 +522,11 @@ static int64_t *approximate(const ph_profile *p, build *b)
     a.b = b;
     a.nf = ph_func_count(p);
     a.first = b->s->nnodes;
+    a.costs = costs;
     a.self = ph_xcalloc(a.nf * w + 1, sizeof *a.self);
     if (!rows_self(p, &a, w) && ph_call_count(p) == 0) {
-        free(a.self);
-        free(a.line_cost);
-        free(a.line_first);
-        free(a.lines);
-        return NULL;
+        approx_free(&a);
+        return;
     }
     b->s->approx = approx_reason;
     collect_edges(&a);
@@ -489,21 +558,8 @@ static int64_t *approximate(const ph_profile *p, build *b)
             }
     }
     free(seen);
-    int64_t *pool = NULL;
-    split_self(&a, &pool);
-    free(a.edges);
-    free(a.first_out);
-    free(a.win);
-    free(a.ncallers);
-    free(a.on_stack);
-    free(a.weight);
-    free(a.instance);
-    free(a.next_variant);
-    free(a.self);
-    free(a.line_cost);
-    free(a.line_first);
-    free(a.lines);
-    return pool;
+    split_self(&a);
+    approx_free(&a);
 }
 
 /* ------------------------------------------------------------------ */
@@ -512,7 +568,7 @@ static int64_t *approximate(const ph_profile *p, build *b)
 typedef struct stacks_view {
     ph_stacks s;
     int64_t *tree_pool;
-    int64_t *approx_pool;
+    cost_blocks approx_costs;
 } stacks_view;
 
 static void free_view(void *data)
@@ -521,7 +577,7 @@ static void free_view(void *data)
     free((void *)v->s.nodes);
     free((void *)v->s.samples);
     free(v->tree_pool);
-    free(v->approx_pool);
+    cost_blocks_free(&v->approx_costs);
     free(v);
 }
 
@@ -538,7 +594,7 @@ const ph_stacks *ph_stacks_of(const ph_profile *p)
     v->tree_pool = ph_xcalloc(ph_sample_count(p) * v->s.width + 1,
                               sizeof *v->tree_pool);
     mirror_tree(p, &b, v->tree_pool);
-    v->approx_pool = approximate(p, &b);
+    approximate(p, &b, &v->approx_costs);
     if (v->s.approx) {
         /* parts of the flat data that the approximation merged */
         unsigned char *seen = ph_xcalloc(ph_part_count(p) + 1, 1);

@@ -12,6 +12,7 @@
 
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
+#include "ir/hash.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_out.h"
 #include "proto/pprof.pb-c.h"
@@ -20,91 +21,67 @@ PH_DECLARE_EXPORTER(pprof);
 
 /* Identity of a Location: one per (object, address, chain of (function,
  * line)) when the address is known, else per chain of (function, line).
- * Keys are uint64 sequences: [obj, addr, n, f1, l1, ..., fn, ln]. */
+ * Keys are uint64 sequences: [obj, addr, n, f1, l1, ..., fn, ln].
+ *
+ * The messages that come by the million (Sample, Location, Function, the
+ * string table) are encoded by hand (proto/pb_out.h); the header, the
+ * sample types and the mappings go through protobuf-c. */
 
 typedef Perftools__Profiles__Profile PbProfile;
-typedef Perftools__Profiles__Location PbLocation;
-typedef Perftools__Profiles__Line PbLine;
 
+/* The string table: the profile's strings by handle (each text is one
+ * handle), written last from the profile without keeping their text, and
+ * the writer's own texts (units, metadata), kept apart. */
 typedef struct strtab {
-    char **s;             /* pointers into the profile or static text */
+    ph_str *str;          /* per index: the profile's string, or 0 */
+    const char **own;     /* per index: the writer's text, when str is 0 */
     size_t n, cap;
-    uint32_t *slots;      /* hash: index + 1 */
-    size_t mask;
-    int64_t *by_str;      /* ph_str -> index + 1 (0 = not yet) */
+    uint32_t *by_str;     /* ph_str -> index + 1 (0 = not yet) */
 } strtab;
+
+/* Per stack node, once its location is known: the location's id and the
+ * index + 1 of the node above the location (0 at a root). */
+typedef struct node_loc {
+    uint32_t loc, up;
+} node_loc;
 
 typedef struct writer {
     const ph_profile *p;
     ph_output *out;
     const ph_stacks *st;
     strtab tab;
-    uint64_t *func_id;    /* ph_func id -> pprof id */
-    uint64_t *map_id;     /* ph_object id -> pprof id */
-    Perftools__Profiles__Function **funcs;
+    int64_t thread_key;   /* string index of "thread" (-1 = not yet) */
+    uint32_t *func_id;    /* ph_func id -> pprof id */
+    const ph_func **funcs;   /* pprof id - 1 -> function */
     size_t nfuncs, capfuncs;
+    uint64_t *map_id;     /* ph_object id -> pprof id */
     Perftools__Profiles__Mapping **maps;
     size_t nmaps, capmaps;
-    PbLocation **locs;
-    size_t nlocs, loccap;
-    uint64_t *loc_of;     /* stack node -> location id (0 = not yet) */
-    /* location dedup */
+    node_loc *loc_of;     /* per stack node (loc 0 = not yet) */
+    /* locations: their keys, end to end, and their mappings */
     uint64_t *keys;
     size_t nkeys, keycap;
     size_t *key_at;       /* location index -> key offset */
+    uint32_t *loc_map;    /* location index -> mapping id */
+    size_t nlocs, loccap;
+    uint32_t *lslots;     /* hash of the keys: location index + 1 */
+    size_t lmask;
     int64_t *factor;      /* per sample type: raw value -> written unit */
     size_t inexact;       /* sample types whose scale could not be kept */
     int overflow;
-    uint32_t *lslots;
-    size_t lmask;
-    /* one sample's labels, reused from sample to sample */
-    Perftools__Profiles__Label *labels, **label_at;
-    size_t label_cap;
+    ph_pb_msg msg, sub;   /* the message being encoded, a nested one */
 } writer;
 
-static uint64_t hash_bytes(const void *d, size_t n)
+static int64_t add_entry(strtab *t, ph_str s, const char *own)
 {
-    const unsigned char *b = d;
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
-static void strtab_grow(strtab *t)
-{
-    size_t cap = t->mask ? 2 * (t->mask + 1) : 1024;
-    uint32_t *slots = ph_xcalloc(cap, sizeof *slots);
-    for (size_t i = 0; i < t->n; i++) {
-        size_t j = hash_bytes(t->s[i], strlen(t->s[i])) & (cap - 1);
-        while (slots[j])
-            j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)i + 1;
-    }
-    free(t->slots);
-    t->slots = slots;
-    t->mask = cap - 1;
-}
-
-static int64_t str_index(strtab *t, const char *s)
-{
-    if (!s || !*s)
-        return 0;
-    if (2 * (t->n + 1) > t->mask)
-        strtab_grow(t);
-    size_t j = hash_bytes(s, strlen(s)) & t->mask;
-    while (t->slots[j]) {
-        if (!strcmp(t->s[t->slots[j] - 1], s))
-            return t->slots[j] - 1;
-        j = (j + 1) & t->mask;
-    }
     if (t->n == t->cap) {
         t->cap = t->cap ? 2 * t->cap : 1024;
-        t->s = ph_xrealloc(t->s, t->cap * sizeof *t->s);
+        t->str = ph_xrealloc(t->str, t->cap * sizeof *t->str);
+        t->own = ph_xrealloc(t->own, t->cap * sizeof *t->own);
     }
-    t->s[t->n] = (char *)s;
-    t->slots[j] = (uint32_t)++t->n;
-    return (int64_t)t->n - 1;
+    t->str[t->n] = s;
+    t->own[t->n] = own;
+    return (int64_t)t->n++;
 }
 
 static int64_t str_of(writer *w, ph_str s)
@@ -112,29 +89,32 @@ static int64_t str_of(writer *w, ph_str s)
     if (!s)
         return 0;
     if (!w->tab.by_str[s])
-        w->tab.by_str[s] = str_index(&w->tab, ph_str_get(w->p, s)) + 1;
-    return w->tab.by_str[s] - 1;
+        w->tab.by_str[s] = (uint32_t)add_entry(&w->tab, s, NULL) + 1;
+    return (int64_t)w->tab.by_str[s] - 1;
+}
+
+/* A text of the writer's own: one entry per distinct text (there are a
+ * few, so they are searched in turn). */
+static int64_t text_of(writer *w, const char *t)
+{
+    if (!t || !*t)
+        return 0;
+    for (size_t i = 1; i < w->tab.n; i++)
+        if (!w->tab.str[i] && !strcmp(w->tab.own[i], t))
+            return (int64_t)i;
+    return add_entry(&w->tab, 0, t);
 }
 
 static uint64_t function_id(writer *w, const ph_func *f)
 {
     if (w->func_id[f->id])
         return w->func_id[f->id];
-    Perftools__Profiles__Function *pf = ph_xmalloc(sizeof *pf);
-    perftools__profiles__function__init(pf);
-    pf->id = ++w->nfuncs;
-    pf->name = str_of(w, f->name);
-    /* system_name only when a mangled name is known: pprof rewrites a
-     * name equal to its system name ("f(int) const" -> "f const"). */
-    pf->system_name = str_of(w, f->mangled);
-    pf->filename = f->file ? str_of(w, f->file->name) : 0;
-    pf->start_line = f->line;
-    if (w->nfuncs > w->capfuncs) {   /* doubling: 10^5 functions happen */
-        w->capfuncs = 2 * w->nfuncs;
+    if (w->nfuncs == w->capfuncs) {   /* doubling: 10^5 functions happen */
+        w->capfuncs = w->capfuncs ? 2 * w->capfuncs : 1024;
         w->funcs = ph_xrealloc(w->funcs, w->capfuncs * sizeof *w->funcs);
     }
-    w->funcs[w->nfuncs - 1] = pf;
-    return w->func_id[f->id] = pf->id;
+    w->funcs[w->nfuncs++] = f;
+    return w->func_id[f->id] = (uint32_t)w->nfuncs;
 }
 
 static uint64_t mapping_id(writer *w, const ph_object *o)
@@ -163,13 +143,17 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     return w->map_id[o->id] = m->id;
 }
 
+static size_t key_hash(const uint64_t *k, size_t mask)
+{
+    return (size_t)ph_hash_bytes(k, (3 + 2 * k[2]) * 8, 0) & mask;
+}
+
 static void grow_loc_hash(writer *w)
 {
     size_t cap = w->lmask ? 2 * (w->lmask + 1) : 1024;
     uint32_t *slots = ph_xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < w->nlocs; i++) {
-        const uint64_t *k = w->keys + w->key_at[i];
-        size_t j = hash_bytes(k, (3 + 2 * k[2]) * 8) & (cap - 1);
+        size_t j = key_hash(w->keys + w->key_at[i], cap - 1);
         while (slots[j])
             j = (j + 1) & (cap - 1);
         slots[j] = (uint32_t)i + 1;
@@ -179,19 +163,21 @@ static void grow_loc_hash(writer *w)
     w->lmask = cap - 1;
 }
 
-/* The Location whose innermost frame is node i; sets *up to the index + 1
- * of the node above the location (0 at a root). */
-static uint64_t location_of(writer *w, uint32_t i, uint32_t *up)
+/* The id of the Location whose innermost frame is node i; sets *up to the
+ * index + 1 of the node above the location (0 at a root). */
+static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
 {
+    if (w->loc_of[i].loc) {
+        *up = w->loc_of[i].up;
+        return w->loc_of[i].loc;
+    }
     const ph_stk_node *nodes = w->st->nodes;
     uint32_t n = i, depth = 1;
     while ((nodes[n].flags & PH_FRAME_INLINED) && nodes[n].parent) {
         n = nodes[n].parent - 1;
         depth++;
     }
-    *up = nodes[n].parent;
-    if (w->loc_of[i])
-        return w->loc_of[i];
+    *up = w->loc_of[i].up = nodes[n].parent;
     /* Build the key at the end of the pool. */
     size_t need = 3 + 2 * (size_t)depth;
     if (w->nkeys + need > w->keycap) {
@@ -211,47 +197,33 @@ static uint64_t location_of(writer *w, uint32_t i, uint32_t *up)
     }
     if (2 * (w->nlocs + 1) > w->lmask)
         grow_loc_hash(w);
-    size_t j = hash_bytes(k, need * 8) & w->lmask;
+    size_t j = key_hash(k, w->lmask);
     while (w->lslots[j]) {
         size_t li = w->lslots[j] - 1;
         if (!memcmp(w->keys + w->key_at[li], k, need * 8))
-            return w->loc_of[i] = li + 1;
+            return w->loc_of[i].loc = (uint32_t)li + 1;
         j = (j + 1) & w->lmask;
     }
-    /* New location. */
+    /* A new location. */
     if (w->nlocs == w->loccap) {
         w->loccap = w->loccap ? 2 * w->loccap : 1024;
-        w->locs = ph_xrealloc(w->locs, w->loccap * sizeof *w->locs);
         w->key_at = ph_xrealloc(w->key_at, w->loccap * sizeof *w->key_at);
+        w->loc_map = ph_xrealloc(w->loc_map, w->loccap * sizeof *w->loc_map);
     }
-    PbLocation *L = ph_xmalloc(sizeof *L);
-    perftools__profiles__location__init(L);
-    L->id = w->nlocs + 1;
-    L->mapping_id = mapping_id(w, top->obj);
-    L->address = top->addr;
-    L->n_line = depth;
-    L->line = ph_xcalloc(depth, sizeof *L->line);
-    PbLine *lines = ph_xcalloc(depth, sizeof *lines);
-    for (uint32_t d = 0; d < depth; d++) {
-        perftools__profiles__line__init(&lines[d]);
-        lines[d].function_id = k[3 + 2 * d];
-        lines[d].line = (int64_t)k[4 + 2 * d];
-        L->line[d] = &lines[d];
-    }
-    w->locs[w->nlocs] = L;
     w->key_at[w->nlocs] = w->nkeys;
+    w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, top->obj);
     w->nkeys += need;
     w->lslots[j] = (uint32_t)++w->nlocs;
-    return w->loc_of[i] = L->id;
+    return w->loc_of[i].loc = (uint32_t)w->nlocs;
 }
 
-static Perftools__Profiles__ValueType *value_type(writer *w, const char *t,
-                                                  const char *u)
+static Perftools__Profiles__ValueType *value_type(writer *w, int64_t type,
+                                                  const char *unit)
 {
     Perftools__Profiles__ValueType *vt = ph_xmalloc(sizeof *vt);
     perftools__profiles__value_type__init(vt);
-    vt->type = str_index(&w->tab, t);
-    vt->unit = str_index(&w->tab, u && *u ? u : "count");
+    vt->type = type;
+    vt->unit = text_of(w, unit && *unit ? unit : "count");
     return vt;
 }
 
@@ -274,72 +246,61 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
         int exact;
         const char *u = ph_out_unit(p, evs[i], &w->factor[i], &exact);
         w->inexact += !exact;
-        pb->sample_type[i] = value_type(w, ph_str_get(p, evs[i]->name), u);
+        pb->sample_type[i] = value_type(w, str_of(w, evs[i]->name), u);
     }
     const char *pt = ph_meta_get(p, "period_type");
     if (pt)
-        pb->period_type = value_type(w, pt, ph_meta_get(p, "period_unit"));
+        pb->period_type = value_type(w, text_of(w, pt),
+                                     ph_meta_get(p, "period_unit"));
     pb->period = meta_i64(p, "period");
     pb->time_nanos = meta_i64(p, "time_nanos");
     pb->duration_nanos = meta_i64(p, "duration_nanos");
-    pb->drop_frames = str_index(&w->tab, ph_meta_get(p, "drop_frames"));
-    pb->keep_frames = str_index(&w->tab, ph_meta_get(p, "keep_frames"));
-    pb->doc_url = str_index(&w->tab, ph_meta_get(p, "doc_url"));
+    pb->drop_frames = text_of(w, ph_meta_get(p, "drop_frames"));
+    pb->keep_frames = text_of(w, ph_meta_get(p, "keep_frames"));
+    pb->doc_url = text_of(w, ph_meta_get(p, "doc_url"));
     int pick = ph_out_pick(p, NULL, evs, ne);
     if (pick >= 0)
-        pb->default_sample_type = str_index(&w->tab,
-                                            ph_str_get(p, evs[pick]->name));
+        pb->default_sample_type = str_of(w, evs[pick]->name);
     size_t nm = ph_meta_count(p), nc = 0;
     pb->comment = ph_xcalloc(nm + 2, sizeof *pb->comment);
     for (size_t i = 0; i < nm; i++) {
         const char *k, *v;
         ph_meta_at(p, i, &k, &v);
         if (!strcmp(k, "comment"))
-            pb->comment[nc++] = str_index(&w->tab, v);
+            pb->comment[nc++] = text_of(w, v);
     }
     if (w->st->approx)
-        pb->comment[nc++] = str_index(&w->tab, w->st->approx);
+        pb->comment[nc++] = text_of(w, w->st->approx);
     pb->n_comment = nc;
 }
 
-/* Labels of one sample (in the writer's label buffer, valid until the
- * next call); the part goes in as a "thread" label when the profile has
- * several parts and the sample has no thread label yet. */
-static Perftools__Profiles__Label **make_labels(writer *w, const ph_sample *s,
-                                                size_t *n, int many_parts)
+/* The labels of one sample, appended to the Sample being encoded; the
+ * part goes in as a "thread" label when the profile has several parts
+ * and the sample has no thread label yet. */
+static void add_labels(writer *w, const ph_sample *s, int many_parts)
 {
-    size_t nl = s ? s->nlabels : 0;
-    Perftools__Profiles__Label *l;
+    ph_pb_msg *l = &w->sub;
     int has_thread = 0;
-    if (nl + 1 > w->label_cap) {
-        w->label_cap = 2 * (nl + 1);
-        w->labels = ph_xrealloc(w->labels, w->label_cap * sizeof *w->labels);
-        w->label_at = ph_xrealloc(w->label_at,
-                                  w->label_cap * sizeof *w->label_at);
-    }
-    l = w->labels;
-    for (size_t i = 0; i < nl; i++) {
-        perftools__profiles__label__init(&l[i]);
-        l[i].key = str_of(w, s->labels[i].key);
-        l[i].str = str_of(w, s->labels[i].str);
-        l[i].num = s->labels[i].num;
-        l[i].num_unit = str_of(w, s->labels[i].num_unit);
-        w->label_at[i] = &l[i];
+    for (size_t i = 0; s && i < s->nlabels; i++) {
+        l->n = 0;
+        ph_pb_msg_varint(l, 1, (uint64_t)str_of(w, s->labels[i].key));
+        ph_pb_msg_varint(l, 2, (uint64_t)str_of(w, s->labels[i].str));
+        ph_pb_msg_varint(l, 3, (uint64_t)s->labels[i].num);
+        ph_pb_msg_varint(l, 4, (uint64_t)str_of(w, s->labels[i].num_unit));
+        ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LABEL, l->b, l->n);
         if (!strncmp(ph_str_get(w->p, s->labels[i].key), "thread", 6))
             has_thread = 1;
     }
     if (many_parts && s && s->part && !has_thread) {
-        perftools__profiles__label__init(&l[nl]);
-        l[nl].key = str_index(&w->tab, "thread");
-        if (s->part->tid >= 0 && s->part->kind == PH_PART_THREAD)
-            l[nl].num = s->part->tid;
-        else
-            l[nl].num = s->part->index;
-        w->label_at[nl] = &l[nl];
-        nl++;
+        if (w->thread_key < 0)
+            w->thread_key = text_of(w, "thread");
+        int64_t num = s->part->tid >= 0 && s->part->kind == PH_PART_THREAD
+                      ? s->part->tid : (int64_t)s->part->index;
+        l->n = 0;
+        ph_pb_msg_varint(l, 1, (uint64_t)w->thread_key);
+        ph_pb_msg_varint(l, 3, (uint64_t)num);
+        ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LABEL, l->b, l->n);
     }
-    *n = nl;
-    return nl ? w->label_at : NULL;
 }
 
 /* Write the samples of the stack view, one at a time. */
@@ -349,29 +310,81 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
     int many_parts = ph_part_count(p) > 1;
     size_t cap = 64;
     uint64_t *ids = ph_xmalloc(cap * sizeof *ids);
-    int64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
+    uint64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
     for (size_t i = 0; i < w->st->nsamples; i++) {
         const ph_stk_sample *ss = &w->st->samples[i];
-        Perftools__Profiles__Sample s;
-        perftools__profiles__sample__init(&s);
+        size_t n = 0;
         for (uint32_t up = ss->node + 1; up;) {
-            uint32_t next;
-            if (s.n_location_id == cap)
+            if (n == cap)
                 ids = ph_xrealloc(ids, (cap *= 2) * sizeof *ids);
-            ids[s.n_location_id++] = location_of(w, up - 1, &next);
-            up = next;
+            ids[n++] = location_of(w, up - 1, &up);
         }
-        s.location_id = ids;
-        s.value = vals;
-        s.n_value = ne;
         for (size_t k = 0; k < ne; k++)
-            vals[k] = ph_out_scale(ph_out_value(p, evs[k], ss->cost),
-                                   w->factor[k], &w->overflow);
-        s.label = make_labels(w, ss->src, &s.n_label, many_parts);
-        ph_pb_out_field(ob, PH_PPROF_SAMPLE, &s.base);
+            vals[k] = (uint64_t)ph_out_scale(ph_out_value(p, evs[k], ss->cost),
+                                             w->factor[k], &w->overflow);
+        w->msg.n = 0;
+        ph_pb_msg_packed(&w->msg, PH_PPROF_SAMPLE_LOCATION_ID, ids, n);
+        ph_pb_msg_packed(&w->msg, PH_PPROF_SAMPLE_VALUE, vals, ne);
+        add_labels(w, ss->src, many_parts);
+        ph_pb_out_bytes(ob, PH_PPROF_SAMPLE, w->msg.b, w->msg.n);
     }
     free(ids);
     free(vals);
+}
+
+static void write_locations(writer *w, ph_pb_out *ob)
+{
+    ph_pb_msg *m = &w->msg, *line = &w->sub;
+    for (size_t i = 0; i < w->nlocs; i++) {
+        const uint64_t *k = w->keys + w->key_at[i];
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_PPROF_LOCATION_ID, i + 1);
+        ph_pb_msg_varint(m, PH_PPROF_LOCATION_MAPPING_ID, w->loc_map[i]);
+        ph_pb_msg_varint(m, PH_PPROF_LOCATION_ADDRESS, k[1]);
+        for (uint64_t d = 0; d < k[2]; d++) {
+            line->n = 0;
+            ph_pb_msg_varint(line, PH_PPROF_LINE_FUNCTION_ID, k[3 + 2 * d]);
+            ph_pb_msg_varint(line, PH_PPROF_LINE_LINE, k[4 + 2 * d]);
+            ph_pb_msg_bytes(m, PH_PPROF_LOCATION_LINE, line->b, line->n);
+        }
+        ph_pb_out_bytes(ob, PH_PPROF_LOCATION, m->b, m->n);
+    }
+}
+
+static void write_functions(writer *w, ph_pb_out *ob)
+{
+    ph_pb_msg *m = &w->msg;
+    for (size_t i = 0; i < w->nfuncs; i++) {
+        const ph_func *f = w->funcs[i];
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_ID, i + 1);
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_NAME,
+                         (uint64_t)str_of(w, f->name));
+        /* system_name only when a mangled name is known: pprof rewrites a
+         * name equal to its system name ("f(int) const" -> "f const"). */
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_SYSTEM_NAME,
+                         (uint64_t)str_of(w, f->mangled));
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_FILENAME,
+                         f->file ? (uint64_t)str_of(w, f->file->name) : 0);
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_START_LINE, f->line);
+        ph_pb_out_bytes(ob, PH_PPROF_FUNCTION, m->b, m->n);
+    }
+}
+
+/* The string table, last: every index is given out by then.  The
+ * profile's texts are read, not kept (a compound name's text is made in
+ * a buffer). */
+static void write_strings(writer *w, ph_pb_out *ob)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < w->tab.n; i++) {
+        const char *t = w->tab.str[i]
+                        ? ph_str_text(w->p, w->tab.str[i], &buf, &cap)
+                        : w->tab.own[i];
+        ph_pb_out_bytes(ob, PH_PPROF_STRING_TABLE, t, strlen(t));
+    }
+    free(buf);
 }
 
 static void free_writer(writer *w, PbProfile *pb)
@@ -381,29 +394,22 @@ static void free_writer(writer *w, PbProfile *pb)
     free(pb->sample_type);
     free(pb->period_type);
     free(pb->comment);
-    for (size_t i = 0; i < w->nlocs; i++) {
-        free(w->locs[i]->line[0]);
-        free(w->locs[i]->line);
-        free(w->locs[i]);
-    }
-    for (size_t i = 0; i < w->nfuncs; i++)
-        free(w->funcs[i]);
     for (size_t i = 0; i < w->nmaps; i++)
         free(w->maps[i]);
-    free(w->locs);
-    free(w->funcs);
     free(w->maps);
+    free(w->funcs);
     free(w->func_id);
     free(w->map_id);
     free(w->factor);
     free(w->loc_of);
     free(w->keys);
     free(w->key_at);
+    free(w->loc_map);
     free(w->lslots);
-    free(w->labels);
-    free(w->label_at);
-    free(w->tab.s);
-    free(w->tab.slots);
+    ph_pb_msg_free(&w->msg);
+    ph_pb_msg_free(&w->sub);
+    free(w->tab.str);
+    free(w->tab.own);
     free(w->tab.by_str);
 }
 
@@ -417,33 +423,38 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     w.p = p;
     w.out = out;
     w.st = ph_stacks_of(p);
+    w.thread_key = -1;
     ph_stacks_warn(w.st, out);
     ph_event **evs = ph_out_events(p, out, &ne);
     w.tab.by_str = ph_xcalloc(ph_str_count(p) + 1, sizeof *w.tab.by_str);
-    w.tab.cap = 1024;             /* entry 0 is "" */
-    w.tab.s = ph_xmalloc(w.tab.cap * sizeof *w.tab.s);
-    w.tab.s[w.tab.n++] = "";
+    add_entry(&w.tab, 0, "");     /* entry 0 is "" */
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
     w.loc_of = ph_xcalloc(w.st->nnodes + 1, sizeof *w.loc_of);
+    /* room for a location per node without inlined frames, so that the
+     * arrays are not copied as they grow (pages never used are never
+     * touched) */
+    w.loccap = w.st->nnodes + 1;
+    w.key_at = ph_xmalloc(w.loccap * sizeof *w.key_at);
+    w.loc_map = ph_xmalloc(w.loccap * sizeof *w.loc_map);
+    w.keycap = 5 * w.loccap;
+    w.keys = ph_xmalloc(w.keycap * sizeof *w.keys);
     mapping_id(&w, ph_main_object(p));   /* pprof's main binary comes first */
     fill_header(&w, &pb, evs, ne);
 
-    /* The sample types, the samples, then the rest of the message. */
+    /* The sample types, the samples, the locations and functions they
+     * named, the rest of the message, and the strings all of it named:
+     * a repeated field's occurrences may come anywhere in a message. */
     ph_output_set_gzip(out);
     ph_pb_out ob;
     ph_pb_out_init(&ob, out);
     for (size_t i = 0; i < pb.n_sample_type; i++)
         ph_pb_out_field(&ob, PH_PPROF_SAMPLE_TYPE, &pb.sample_type[i]->base);
     write_samples(&w, &ob, evs, ne);
-    pb.n_location = w.nlocs;
-    pb.location = w.locs;
-    pb.n_function = w.nfuncs;
-    pb.function = w.funcs;
+    write_locations(&w, &ob);
+    write_functions(&w, &ob);
     pb.n_mapping = w.nmaps;
     pb.mapping = w.maps;
-    pb.n_string_table = w.tab.n;
-    pb.string_table = w.tab.s;
 
     if (w.inexact)
         ph_output_drop(out, "scale", w.inexact, "event scales (values "
@@ -455,6 +466,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     pb.n_sample_type = 0;         /* written first */
     ph_pb_out_message(&ob, &pb.base);
     pb.n_sample_type = ntypes;
+    write_strings(&w, &ob);
     free_writer(&w, &pb);
     free(evs);
     return 0;
