@@ -16,6 +16,7 @@
 #include "exporters/exporters.h"
 #include "ir/hash.h"
 #include "exporters/out_events.h"
+#include "exporters/out_strings.h"
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_out.h"
@@ -25,50 +26,45 @@ PH_DECLARE_EXPORTER(drcctprof);
 
 typedef Drcctprof__Profile__Profile PbProfile;
 
+/* What a Function message says, its strings' indexes given out when the
+ * function is first named (the order the table has always had). */
+typedef struct func_rec {
+    int64_t name, system_name;
+    uint64_t file_id;
+    int64_t start_line;
+} func_rec;
+
+/* Contexts, locations, functions, source files and samples are written
+ * by hand (proto/pb_out.h), from these arrays: a protobuf-c struct per
+ * context and location held more than the profile. */
 typedef struct writer {
     const ph_profile *p;
     const ph_stacks *st;
-    char **strs;
-    size_t nstrs;
-    int64_t *by_str;         /* ph_str -> index + 1 */
+    ph_out_strings tab;
     uint64_t *func_id;       /* ph_func id -> our id */
+    func_rec *funcs;         /* our id - 1 -> its message */
+    size_t nfuncs;
     uint64_t *file_id;       /* ph_file id -> our id */
+    int64_t *file_name;      /* our id - 1 -> its name's index */
+    size_t nfiles;
+    uint64_t *loc_key;       /* location id - 1 -> function id << 32 | line */
+    size_t nlocs;
     uint64_t *ctx_id;        /* stack node -> context id */
+    uint64_t *ctx_loc;       /* stack node -> location id */
+    uint64_t *kids;          /* every node's children's ids, node by node */
+    size_t *kids_at;         /* stack node -> its first in kids; [nn] = end */
     int64_t *factor;         /* per metric: raw value -> written unit */
-    PbProfile pb;
+    PbProfile pb;            /* the metric types */
+    ph_pb_msg msg, sub;      /* the message being encoded, a nested one */
 } writer;
-
-static int64_t str_of(writer *w, ph_str s)
-{
-    if (!s)
-        return 0;
-    if (!w->by_str[s]) {
-        w->strs[w->nstrs] = (char *)ph_str_get(w->p, s);
-        w->by_str[s] = (int64_t)++w->nstrs;
-    }
-    return w->by_str[s] - 1;
-}
-
-/* A string of our own (a unit name): one more table entry; the table has
- * room for one per metric beyond the profile's strings. */
-static int64_t text_of(writer *w, const char *t)
-{
-    w->strs[w->nstrs] = (char *)t;
-    return (int64_t)w->nstrs++;
-}
 
 static uint64_t file_id(writer *w, ph_file *f)
 {
     if (!f)
         return 0;
     if (!w->file_id[f->id]) {
-        Drcctprof__Profile__SourceFile *sf = ph_xmalloc(sizeof *sf);
-        drcctprof__profile__source_file__init(sf);
-        sf->id = w->pb.n_source_file + 1;
-        sf->filename = str_of(w, f->name);
-        sf->location_path = sf->filename;
-        w->pb.source_file[w->pb.n_source_file++] = sf;
-        w->file_id[f->id] = sf->id;
+        w->file_name[w->nfiles] = ph_out_str(&w->tab, f->name);
+        w->file_id[f->id] = ++w->nfiles;
     }
     return w->file_id[f->id];
 }
@@ -76,15 +72,13 @@ static uint64_t file_id(writer *w, ph_file *f)
 static uint64_t function_id(writer *w, const ph_func *f)
 {
     if (!w->func_id[f->id]) {
-        Drcctprof__Profile__Function *fn = ph_xmalloc(sizeof *fn);
-        drcctprof__profile__function__init(fn);
-        fn->id = w->pb.n_function + 1;
-        fn->name = str_of(w, f->name);
-        fn->system_name = str_of(w, f->mangled ? f->mangled : f->name);
-        fn->source_file_id = file_id(w, f->file);
-        fn->start_line = f->line;
-        w->pb.function[w->pb.n_function++] = fn;
-        w->func_id[f->id] = fn->id;
+        func_rec *r = &w->funcs[w->nfuncs];
+        r->name = ph_out_str(&w->tab, f->name);
+        r->system_name = ph_out_str(&w->tab, f->mangled ? f->mangled
+                                                        : f->name);
+        r->file_id = file_id(w, f->file);
+        r->start_line = f->line;
+        w->func_id[f->id] = ++w->nfuncs;
     }
     return w->func_id[f->id];
 }
@@ -96,29 +90,19 @@ typedef struct lochash {
     size_t mask;
 } lochash;
 
-static uint64_t location_id(writer *w, lochash *h, const ph_func *f, uint32_t line)
+static uint64_t location_id(writer *w, lochash *h, const ph_func *f,
+                            uint32_t line)
 {
-    uint64_t fid = function_id(w, f);
-    uint64_t key = fid << 32 | line;
+    uint64_t key = function_id(w, f) << 32 | line;
     size_t i = (size_t)ph_hash64(key) & h->mask;
     while (h->val[i]) {
         if (h->key[i] == key)
             return h->val[i];
         i = (i + 1) & h->mask;
     }
-    Drcctprof__Profile__Location *l = ph_xmalloc(sizeof *l);
-    Drcctprof__Profile__Line *ln = ph_xmalloc(sizeof *ln);
-    drcctprof__profile__location__init(l);
-    drcctprof__profile__line__init(ln);
-    ln->function_id = fid;
-    ln->line = line;
-    l->id = w->pb.n_location + 1;
-    l->n_line = 1;
-    l->line = ph_xmalloc(sizeof *l->line);
-    l->line[0] = ln;
-    w->pb.location[w->pb.n_location++] = l;
+    w->loc_key[w->nlocs] = key;
     h->key[i] = key;
-    return h->val[i] = l->id;
+    return h->val[i] = ++w->nlocs;
 }
 
 static void free_writer(writer *w)
@@ -126,27 +110,17 @@ static void free_writer(writer *w)
     PbProfile *pb = &w->pb;
     for (size_t i = 0; i < pb->n_metric_type; i++)
         free(pb->metric_type[i]);
-    for (size_t i = 0; i < pb->n_location; i++) {
-        free(pb->location[i]->line[0]);
-        free(pb->location[i]->line);
-        free(pb->location[i]);
-    }
-    for (size_t i = 0; i < pb->n_function; i++)
-        free(pb->function[i]);
-    for (size_t i = 0; i < pb->n_source_file; i++)
-        free(pb->source_file[i]);
-    if (pb->n_context) {
-        free(pb->context[0]->children_id);
-        free(pb->context[0]);
-    }
     free(pb->metric_type);
-    free(pb->context);
-    free(pb->location);
-    free(pb->function);
-    free(pb->source_file);
-    free(w->strs);
+    ph_out_strings_free(&w->tab);
+    ph_pb_msg_free(&w->msg);
+    ph_pb_msg_free(&w->sub);
+    free(w->funcs);
+    free(w->file_name);
+    free(w->loc_key);
+    free(w->ctx_loc);
+    free(w->kids);
+    free(w->kids_at);
     free(w->factor);
-    free(w->by_str);
     free(w->func_id);
     free(w->file_id);
     free(w->ctx_id);
@@ -171,7 +145,7 @@ static void write_metric_types(writer *w, ph_output *out)
         const ph_event *ev = ph_event_real(p, k);
         Drcctprof__Profile__MetricType *mt = ph_xmalloc(sizeof *mt);
         drcctprof__profile__metric_type__init(mt);
-        mt->des = str_of(w, ev->name);
+        mt->des = ph_out_str(&w->tab, ev->name);
         like_ids += !(ev->flags & PH_EV_NONADDITIVE) &&
                     ph_drcc_name_says_ids(ph_str_get(p, ev->name));
         /* The format has units, no scale: gmon's ticks of 0.01 s are
@@ -188,8 +162,9 @@ static void write_metric_types(writer *w, ph_output *out)
             unit = ph_out_unit(p, ev, &w->factor[k], &exact);
         }
         inexact += !exact;
-        mt->unit = unit == ph_str_get(p, ev->unit) ? str_of(w, ev->unit)
-                                                   : text_of(w, unit);
+        mt->unit = unit == ph_str_get(p, ev->unit)
+                   ? ph_out_str(&w->tab, ev->unit)
+                   : ph_out_text(&w->tab, unit);
         mt->value_type = 1;
         for (size_t i = 0; i < w->st->nsamples; i++) {
             const ph_stk_sample *s = &w->st->samples[i];
@@ -247,10 +222,11 @@ static uint64_t *context_ids(const ph_stacks *st)
     return id;
 }
 
-static void write_contexts(writer *w, ph_output *out)
+/* Every node's context id, location and children; the locations,
+ * functions and files they name. */
+static void make_contexts(writer *w, ph_output *out)
 {
-    PbProfile *pb = &w->pb;
-    size_t nn = w->st->nnodes, nlocs = 0, inl = 0, addrs = 0;
+    size_t nn = w->st->nnodes, inl = 0, addrs = 0;
     lochash h;
     size_t cap = 16;
     while (cap < 2 * nn + 2)
@@ -258,45 +234,29 @@ static void write_contexts(writer *w, ph_output *out)
     h.key = ph_xcalloc(cap, sizeof *h.key);
     h.val = ph_xcalloc(cap, sizeof *h.val);
     h.mask = cap - 1;
-    pb->location = ph_xcalloc(nn + 1, sizeof *pb->location);
-    pb->context = ph_xcalloc(nn + 1, sizeof *pb->context);
-    pb->n_context = nn;
-    Drcctprof__Profile__Context *ctx = ph_xcalloc(nn + 1, sizeof *ctx);
-    size_t *nkids = ph_xcalloc(nn + 1, sizeof *nkids);
-    uint64_t *kids = ph_xcalloc(nn + 1, sizeof *kids);
+    w->loc_key = ph_xcalloc(nn + 1, sizeof *w->loc_key);
+    w->ctx_loc = ph_xcalloc(nn + 1, sizeof *w->ctx_loc);
+    w->kids = ph_xcalloc(nn + 1, sizeof *w->kids);
+    w->kids_at = ph_xcalloc(nn + 2, sizeof *w->kids_at);
     w->ctx_id = context_ids(w->st);
     for (size_t i = 0; i < nn; i++)
         if (w->st->nodes[i].parent)
-            nkids[w->st->nodes[i].parent - 1]++;
-    size_t at = 0;
+            w->kids_at[w->st->nodes[i].parent]++;   /* counts, one up */
+    for (size_t i = 0; i < nn; i++)
+        w->kids_at[i + 1] += w->kids_at[i];
+    size_t *fill = ph_xmalloc((nn + 1) * sizeof *fill);
+    memcpy(fill, w->kids_at, (nn + 1) * sizeof *fill);
     for (size_t i = 0; i < nn; i++) {
         const ph_stk_node *n = &w->st->nodes[i];
-        Drcctprof__Profile__Context *c = &ctx[i];
-        drcctprof__profile__context__init(c);
-        c->id = w->ctx_id[i];
-        c->parent_id = n->parent ? w->ctx_id[n->parent - 1] : 0;
-        c->location_id = location_id(w, &h, n->func, n->line);
-        c->children_id = kids + at;
-        at += nkids[i];
-        pb->context[i] = c;
+        w->ctx_loc[i] = location_id(w, &h, n->func, n->line);
+        if (n->parent)
+            w->kids[fill[n->parent - 1]++] = w->ctx_id[i];
         inl += (n->flags & PH_FRAME_INLINED) != 0;
         addrs += n->addr != 0;
     }
-    for (size_t i = 0; i < nn; i++) {
-        uint32_t par = w->st->nodes[i].parent;
-        if (par) {
-            Drcctprof__Profile__Context *c = &ctx[par - 1];
-            c->children_id[c->n_children_id++] = w->ctx_id[i];
-        }
-    }
-    (void)nlocs;
-    free(nkids);
+    free(fill);
     free(h.key);
     free(h.val);
-    if (nn == 0) {
-        free(ctx);
-        free(kids);
-    }
     if (inl)
         ph_output_drop(out, "inline", inl, "inline marks "
                        "(inlined frames written as ordinary contexts)");
@@ -305,39 +265,34 @@ static void write_contexts(writer *w, ph_output *out)
                        "addresses (the format has none)");
 }
 
-/* The samples, written one at a time (ph_pb_out_field). */
+/* The samples, one message at a time. */
 static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
 {
     PbProfile *pb = &w->pb;
     size_t ns = w->st->nsamples, nm = pb->n_metric_type, labelled = 0;
     int over = 0;
-    Drcctprof__Profile__Metric *met = ph_xcalloc(nm + 1, sizeof *met);
-    Drcctprof__Profile__Metric **ptr = ph_xcalloc(nm + 1, sizeof *ptr);
+    ph_pb_msg *m = &w->msg, *met = &w->sub;
     for (size_t i = 0; i < ns; i++) {
         const ph_stk_sample *s = &w->st->samples[i];
-        Drcctprof__Profile__Sample o;
-        drcctprof__profile__sample__init(&o);
-        o.context_id = w->ctx_id[s->node];
-        o.n_metric = nm;
-        o.metric = ptr;
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_DRCC_SAMPLE_CONTEXT_ID, w->ctx_id[s->node]);
         for (size_t k = 0; k < nm; k++) {
-            Drcctprof__Profile__Metric *m = &met[k];
-            drcctprof__profile__metric__init(m);
-            if (pb->metric_type[k]->value_type == 2)
-                m->str_value = s->src && s->src->strs
-                    ? str_of(w, s->src->strs[k]) : 0;
-            else if (s->cost[k] >= 0)
-                m->uint_value = (uint64_t)ph_out_scale(s->cost[k],
-                                                       w->factor[k], &over);
-            else
-                m->int_value = ph_out_scale(s->cost[k], w->factor[k], &over);
-            ptr[k] = m;
+            met->n = 0;
+            if (pb->metric_type[k]->value_type == 2) {
+                ph_pb_msg_varint(met, PH_DRCC_METRIC_STR_VALUE,
+                                 s->src && s->src->strs ? (uint64_t)
+                                 ph_out_str(&w->tab, s->src->strs[k]) : 0);
+            } else {
+                int64_t v = ph_out_scale(s->cost[k], w->factor[k], &over);
+                ph_pb_msg_varint(met, v >= 0 ? PH_DRCC_METRIC_UINT_VALUE
+                                             : PH_DRCC_METRIC_INT_VALUE,
+                                 (uint64_t)v);
+            }
+            ph_pb_msg_bytes(m, PH_DRCC_SAMPLE_METRIC, met->b, met->n);
         }
-        ph_pb_out_field(ob, PH_DRCC_SAMPLE, &o.base);
+        ph_pb_out_bytes(ob, PH_DRCC_SAMPLE, m->b, m->n);
         labelled += s->src && s->src->nlabels;
     }
-    free(met);
-    free(ptr);
     if (over)
         ph_output_drop(out, "overflow", 1, "values saturated when scaled "
                        "to the unit (beyond 64 bits)");
@@ -349,6 +304,55 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
                        "merged into one (the format has no threads)");
 }
 
+/* Contexts, locations, functions and source files, in the order of their
+ * field numbers as protobuf-c wrote them. */
+static void write_tables(writer *w, ph_pb_out *ob)
+{
+    ph_pb_msg *m = &w->msg, *sub = &w->sub;
+    for (size_t i = 0; i < w->st->nnodes; i++) {
+        uint32_t par = w->st->nodes[i].parent;
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_DRCC_CONTEXT_ID, w->ctx_id[i]);
+        ph_pb_msg_varint(m, PH_DRCC_CONTEXT_LOCATION_ID, w->ctx_loc[i]);
+        ph_pb_msg_varint(m, PH_DRCC_CONTEXT_PARENT_ID,
+                         par ? w->ctx_id[par - 1] : 0);
+        ph_pb_msg_packed(m, PH_DRCC_CONTEXT_CHILDREN_ID,
+                         w->kids + w->kids_at[i],
+                         w->kids_at[i + 1] - w->kids_at[i]);
+        ph_pb_out_bytes(ob, PH_DRCC_CONTEXT, m->b, m->n);
+    }
+    for (size_t i = 0; i < w->nlocs; i++) {
+        sub->n = 0;
+        ph_pb_msg_varint(sub, PH_DRCC_LINE_FUNCTION_ID, w->loc_key[i] >> 32);
+        ph_pb_msg_varint(sub, PH_DRCC_LINE_LINE, w->loc_key[i] & 0xffffffffu);
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_DRCC_LOCATION_ID, i + 1);
+        ph_pb_msg_bytes(m, PH_DRCC_LOCATION_LINE, sub->b, sub->n);
+        ph_pb_out_bytes(ob, PH_DRCC_LOCATION, m->b, m->n);
+    }
+    for (size_t i = 0; i < w->nfuncs; i++) {
+        const func_rec *r = &w->funcs[i];
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_DRCC_FUNCTION_ID, i + 1);
+        ph_pb_msg_varint(m, PH_DRCC_FUNCTION_NAME, (uint64_t)r->name);
+        ph_pb_msg_varint(m, PH_DRCC_FUNCTION_SYSTEM_NAME,
+                         (uint64_t)r->system_name);
+        ph_pb_msg_varint(m, PH_DRCC_FUNCTION_SOURCE_FILE_ID, r->file_id);
+        ph_pb_msg_varint(m, PH_DRCC_FUNCTION_START_LINE,
+                         (uint64_t)r->start_line);
+        ph_pb_out_bytes(ob, PH_DRCC_FUNCTION, m->b, m->n);
+    }
+    for (size_t i = 0; i < w->nfiles; i++) {
+        m->n = 0;
+        ph_pb_msg_varint(m, PH_DRCC_SOURCE_FILE_ID, i + 1);
+        ph_pb_msg_varint(m, PH_DRCC_SOURCE_FILE_FILENAME,
+                         (uint64_t)w->file_name[i]);
+        ph_pb_msg_varint(m, PH_DRCC_SOURCE_FILE_LOCATION_PATH,
+                         (uint64_t)w->file_name[i]);
+        ph_pb_out_bytes(ob, PH_DRCC_SOURCE_FILE, m->b, m->n);
+    }
+}
+
 int ph_drcctprof_write(const ph_profile *p, ph_output *out)
 {
     writer w;
@@ -357,32 +361,22 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out)
     drcctprof__profile__profile__init(&w.pb);
     w.st = ph_stacks_of(p);
     ph_stacks_warn(w.st, out);
-    /* Every string the file can name comes from the profile: the table
-     * needs at most one slot per handle, plus "". */
-    w.strs = ph_xcalloc(ph_str_count(p) + ph_event_nreal(p) + 2,
-                        sizeof *w.strs);
+    ph_out_strings_init(&w.tab, p);
     w.factor = ph_xcalloc(ph_event_nreal(p) + 1, sizeof *w.factor);
-    w.strs[w.nstrs++] = "";
-    w.by_str = ph_xcalloc(ph_str_count(p) + 1, sizeof *w.by_str);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
+    w.funcs = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.funcs);
     w.file_id = ph_xcalloc(ph_file_count(p) + 1, sizeof *w.file_id);
-    w.pb.function = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.pb.function);
-    w.pb.source_file = ph_xcalloc(ph_file_count(p) + 1,
-                                  sizeof *w.pb.source_file);
+    w.file_name = ph_xcalloc(ph_file_count(p) + 1, sizeof *w.file_name);
     write_metric_types(&w, out);
-    write_contexts(&w, out);
-    /* The metric types, the samples, then the rest of the message. */
+    make_contexts(&w, out);
+    /* The metric types, the samples, the tables, then the strings. */
     ph_pb_out ob;
     ph_pb_out_init(&ob, out);
     for (size_t i = 0; i < w.pb.n_metric_type; i++)
         ph_pb_out_field(&ob, PH_DRCC_METRIC_TYPE, &w.pb.metric_type[i]->base);
     write_samples(&w, &ob, out);
-    w.pb.string_table = w.strs;
-    w.pb.n_string_table = w.nstrs;
-    size_t ntypes = w.pb.n_metric_type;
-    w.pb.n_metric_type = 0;       /* written first */
-    ph_pb_out_message(&ob, &w.pb.base);
-    w.pb.n_metric_type = ntypes;
+    write_tables(&w, &ob);
+    ph_out_strings_write(&w.tab, &ob, PH_DRCC_STRING_TABLE);
     free_writer(&w);
     return 0;
 }

@@ -4,6 +4,7 @@ libph_la_SOURCES += exporters/exporters.h exporters/exporter_registry.c
 # Writers share what an additive format can carry (out_events.c); stacks
 # and flat records come from the views of analysis/.
 libph_la_SOURCES += exporters/out_events.h exporters/out_events.c \
+	exporters/out_strings.h exporters/out_strings.c \
 	exporters/pprof_out.c exporters/drcctprof_out.c exporters/folded_out.c \
 	exporters/speedscope_out.c exporters/dot_out.c
 # cachegrind: cachegrind.out writer.

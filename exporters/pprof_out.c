@@ -12,6 +12,7 @@
 
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
+#include "exporters/out_strings.h"
 #include "ir/hash.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_out.h"
@@ -29,16 +30,6 @@ PH_DECLARE_EXPORTER(pprof);
 
 typedef Perftools__Profiles__Profile PbProfile;
 
-/* The string table: the profile's strings by handle (each text is one
- * handle), written last from the profile without keeping their text, and
- * the writer's own texts (units, metadata), kept apart. */
-typedef struct strtab {
-    ph_str *str;          /* per index: the profile's string, or 0 */
-    const char **own;     /* per index: the writer's text, when str is 0 */
-    size_t n, cap;
-    uint32_t *by_str;     /* ph_str -> index + 1 (0 = not yet) */
-} strtab;
-
 /* Per stack node, once its location is known: the location's id and the
  * index + 1 of the node above the location (0 at a root). */
 typedef struct node_loc {
@@ -49,7 +40,7 @@ typedef struct writer {
     const ph_profile *p;
     ph_output *out;
     const ph_stacks *st;
-    strtab tab;
+    ph_out_strings tab;
     int64_t thread_key;   /* string index of "thread" (-1 = not yet) */
     uint32_t *func_id;    /* ph_func id -> pprof id */
     const ph_func **funcs;   /* pprof id - 1 -> function */
@@ -71,39 +62,6 @@ typedef struct writer {
     int overflow;
     ph_pb_msg msg, sub;   /* the message being encoded, a nested one */
 } writer;
-
-static int64_t add_entry(strtab *t, ph_str s, const char *own)
-{
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 1024;
-        t->str = ph_xrealloc(t->str, t->cap * sizeof *t->str);
-        t->own = ph_xrealloc(t->own, t->cap * sizeof *t->own);
-    }
-    t->str[t->n] = s;
-    t->own[t->n] = own;
-    return (int64_t)t->n++;
-}
-
-static int64_t str_of(writer *w, ph_str s)
-{
-    if (!s)
-        return 0;
-    if (!w->tab.by_str[s])
-        w->tab.by_str[s] = (uint32_t)add_entry(&w->tab, s, NULL) + 1;
-    return (int64_t)w->tab.by_str[s] - 1;
-}
-
-/* A text of the writer's own: one entry per distinct text (there are a
- * few, so they are searched in turn). */
-static int64_t text_of(writer *w, const char *t)
-{
-    if (!t || !*t)
-        return 0;
-    for (size_t i = 1; i < w->tab.n; i++)
-        if (!w->tab.str[i] && !strcmp(w->tab.own[i], t))
-            return (int64_t)i;
-    return add_entry(&w->tab, 0, t);
-}
 
 static uint64_t function_id(writer *w, const ph_func *f)
 {
@@ -129,8 +87,8 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     m->memory_start = o->start;
     m->memory_limit = o->limit;
     m->file_offset = o->offset;
-    m->filename = str_of(w, o->name);
-    m->build_id = str_of(w, o->build_id);
+    m->filename = ph_out_str(&w->tab, o->name);
+    m->build_id = ph_out_str(&w->tab, o->build_id);
     m->has_functions = 1;
     m->has_filenames = 1;
     m->has_line_numbers = 1;
@@ -223,7 +181,7 @@ static Perftools__Profiles__ValueType *value_type(writer *w, int64_t type,
     Perftools__Profiles__ValueType *vt = ph_xmalloc(sizeof *vt);
     perftools__profiles__value_type__init(vt);
     vt->type = type;
-    vt->unit = text_of(w, unit && *unit ? unit : "count");
+    vt->unit = ph_out_text(&w->tab, unit && *unit ? unit : "count");
     return vt;
 }
 
@@ -246,31 +204,32 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
         int exact;
         const char *u = ph_out_unit(p, evs[i], &w->factor[i], &exact);
         w->inexact += !exact;
-        pb->sample_type[i] = value_type(w, str_of(w, evs[i]->name), u);
+        pb->sample_type[i] = value_type(w, ph_out_str(&w->tab, evs[i]->name),
+                                        u);
     }
     const char *pt = ph_meta_get(p, "period_type");
     if (pt)
-        pb->period_type = value_type(w, text_of(w, pt),
+        pb->period_type = value_type(w, ph_out_text(&w->tab, pt),
                                      ph_meta_get(p, "period_unit"));
     pb->period = meta_i64(p, "period");
     pb->time_nanos = meta_i64(p, "time_nanos");
     pb->duration_nanos = meta_i64(p, "duration_nanos");
-    pb->drop_frames = text_of(w, ph_meta_get(p, "drop_frames"));
-    pb->keep_frames = text_of(w, ph_meta_get(p, "keep_frames"));
-    pb->doc_url = text_of(w, ph_meta_get(p, "doc_url"));
+    pb->drop_frames = ph_out_text(&w->tab, ph_meta_get(p, "drop_frames"));
+    pb->keep_frames = ph_out_text(&w->tab, ph_meta_get(p, "keep_frames"));
+    pb->doc_url = ph_out_text(&w->tab, ph_meta_get(p, "doc_url"));
     int pick = ph_out_pick(p, NULL, evs, ne);
     if (pick >= 0)
-        pb->default_sample_type = str_of(w, evs[pick]->name);
+        pb->default_sample_type = ph_out_str(&w->tab, evs[pick]->name);
     size_t nm = ph_meta_count(p), nc = 0;
     pb->comment = ph_xcalloc(nm + 2, sizeof *pb->comment);
     for (size_t i = 0; i < nm; i++) {
         const char *k, *v;
         ph_meta_at(p, i, &k, &v);
         if (!strcmp(k, "comment"))
-            pb->comment[nc++] = text_of(w, v);
+            pb->comment[nc++] = ph_out_text(&w->tab, v);
     }
     if (w->st->approx)
-        pb->comment[nc++] = text_of(w, w->st->approx);
+        pb->comment[nc++] = ph_out_text(&w->tab, w->st->approx);
     pb->n_comment = nc;
 }
 
@@ -280,20 +239,22 @@ static void fill_header(writer *w, PbProfile *pb, ph_event **evs, size_t ne)
 static void add_labels(writer *w, const ph_sample *s, int many_parts)
 {
     ph_pb_msg *l = &w->sub;
+    ph_out_strings *t = &w->tab;
     int has_thread = 0;
     for (size_t i = 0; s && i < s->nlabels; i++) {
+        const ph_label *lb = &s->labels[i];
         l->n = 0;
-        ph_pb_msg_varint(l, 1, (uint64_t)str_of(w, s->labels[i].key));
-        ph_pb_msg_varint(l, 2, (uint64_t)str_of(w, s->labels[i].str));
-        ph_pb_msg_varint(l, 3, (uint64_t)s->labels[i].num);
-        ph_pb_msg_varint(l, 4, (uint64_t)str_of(w, s->labels[i].num_unit));
+        ph_pb_msg_varint(l, 1, (uint64_t)ph_out_str(t, lb->key));
+        ph_pb_msg_varint(l, 2, (uint64_t)ph_out_str(t, lb->str));
+        ph_pb_msg_varint(l, 3, (uint64_t)lb->num);
+        ph_pb_msg_varint(l, 4, (uint64_t)ph_out_str(t, lb->num_unit));
         ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LABEL, l->b, l->n);
         if (!strncmp(ph_str_get(w->p, s->labels[i].key), "thread", 6))
             has_thread = 1;
     }
     if (many_parts && s && s->part && !has_thread) {
         if (w->thread_key < 0)
-            w->thread_key = text_of(w, "thread");
+            w->thread_key = ph_out_text(&w->tab, "thread");
         int64_t num = s->part->tid >= 0 && s->part->kind == PH_PART_THREAD
                       ? s->part->tid : (int64_t)s->part->index;
         l->n = 0;
@@ -359,32 +320,16 @@ static void write_functions(writer *w, ph_pb_out *ob)
         m->n = 0;
         ph_pb_msg_varint(m, PH_PPROF_FUNCTION_ID, i + 1);
         ph_pb_msg_varint(m, PH_PPROF_FUNCTION_NAME,
-                         (uint64_t)str_of(w, f->name));
+                         (uint64_t)ph_out_str(&w->tab, f->name));
         /* system_name only when a mangled name is known: pprof rewrites a
          * name equal to its system name ("f(int) const" -> "f const"). */
         ph_pb_msg_varint(m, PH_PPROF_FUNCTION_SYSTEM_NAME,
-                         (uint64_t)str_of(w, f->mangled));
-        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_FILENAME,
-                         f->file ? (uint64_t)str_of(w, f->file->name) : 0);
+                         (uint64_t)ph_out_str(&w->tab, f->mangled));
+        ph_pb_msg_varint(m, PH_PPROF_FUNCTION_FILENAME, f->file
+                         ? (uint64_t)ph_out_str(&w->tab, f->file->name) : 0);
         ph_pb_msg_varint(m, PH_PPROF_FUNCTION_START_LINE, f->line);
         ph_pb_out_bytes(ob, PH_PPROF_FUNCTION, m->b, m->n);
     }
-}
-
-/* The string table, last: every index is given out by then.  The
- * profile's texts are read, not kept (a compound name's text is made in
- * a buffer). */
-static void write_strings(writer *w, ph_pb_out *ob)
-{
-    char *buf = NULL;
-    size_t cap = 0;
-    for (size_t i = 0; i < w->tab.n; i++) {
-        const char *t = w->tab.str[i]
-                        ? ph_str_text(w->p, w->tab.str[i], &buf, &cap)
-                        : w->tab.own[i];
-        ph_pb_out_bytes(ob, PH_PPROF_STRING_TABLE, t, strlen(t));
-    }
-    free(buf);
 }
 
 static void free_writer(writer *w, PbProfile *pb)
@@ -408,9 +353,7 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->lslots);
     ph_pb_msg_free(&w->msg);
     ph_pb_msg_free(&w->sub);
-    free(w->tab.str);
-    free(w->tab.own);
-    free(w->tab.by_str);
+    ph_out_strings_free(&w->tab);
 }
 
 int ph_pprof_write(const ph_profile *p, ph_output *out)
@@ -426,8 +369,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     w.thread_key = -1;
     ph_stacks_warn(w.st, out);
     ph_event **evs = ph_out_events(p, out, &ne);
-    w.tab.by_str = ph_xcalloc(ph_str_count(p) + 1, sizeof *w.tab.by_str);
-    add_entry(&w.tab, 0, "");     /* entry 0 is "" */
+    ph_out_strings_init(&w.tab, p);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
     w.loc_of = ph_xcalloc(w.st->nnodes + 1, sizeof *w.loc_of);
@@ -466,7 +408,8 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     pb.n_sample_type = 0;         /* written first */
     ph_pb_out_message(&ob, &pb.base);
     pb.n_sample_type = ntypes;
-    write_strings(&w, &ob);
+    /* the strings all of it named */
+    ph_out_strings_write(&w.tab, &ob, PH_PPROF_STRING_TABLE);
     free_writer(&w, &pb);
     free(evs);
     return 0;

@@ -1,9 +1,10 @@
 /* pb_fields.h -- the field numbers of proto/pprof.proto and
  * proto/drcctprof.proto that C code names directly: the wire walker keys
- * byte offsets by them (error messages) and the sniffer tells the two
- * schemas apart by them.  protobuf-c's generated code knows them too, but
- * only as run-time descriptor data, not as constants.  Keep these in step
- * with the .proto files. */
+ * byte offsets by them (error messages), the sniffer tells the two
+ * schemas apart by them and the writers encode their bulk messages by
+ * hand with them (pb_out.h).  protobuf-c's generated code knows them
+ * too, but only as run-time descriptor data, not as constants.  Keep
+ * these in step with the .proto files. */
 #ifndef PH_PB_FIELDS_H
 #define PH_PB_FIELDS_H
 
@@ -57,13 +58,31 @@ enum {
     PH_DRCC_SOURCE_FILE = 6,
     PH_DRCC_STRING_TABLE = 7,
 };
-/* drcctprof.profile.MetricType, Sample, Context, Location */
+/* drcctprof.profile.MetricType, Sample, Metric, Context, Location, Line,
+ * Function, SourceFile */
 enum {
     PH_DRCC_METRIC_TYPE_DES = 3,
     PH_DRCC_SAMPLE_CONTEXT_ID = 1,
     PH_DRCC_SAMPLE_METRIC = 2,
+    PH_DRCC_METRIC_INT_VALUE = 1,
+    PH_DRCC_METRIC_UINT_VALUE = 2,
+    PH_DRCC_METRIC_STR_VALUE = 3,
+    PH_DRCC_CONTEXT_ID = 1,
+    PH_DRCC_CONTEXT_LOCATION_ID = 2,
+    PH_DRCC_CONTEXT_PARENT_ID = 3,
     PH_DRCC_CONTEXT_CHILDREN_ID = 4,
+    PH_DRCC_LOCATION_ID = 1,
     PH_DRCC_LOCATION_LINE = 2,
+    PH_DRCC_LINE_FUNCTION_ID = 1,
+    PH_DRCC_LINE_LINE = 2,
+    PH_DRCC_FUNCTION_ID = 1,
+    PH_DRCC_FUNCTION_NAME = 2,
+    PH_DRCC_FUNCTION_SYSTEM_NAME = 3,
+    PH_DRCC_FUNCTION_SOURCE_FILE_ID = 4,
+    PH_DRCC_FUNCTION_START_LINE = 5,
+    PH_DRCC_SOURCE_FILE_ID = 1,
+    PH_DRCC_SOURCE_FILE_FILENAME = 2,
+    PH_DRCC_SOURCE_FILE_LOCATION_PATH = 3,
 };
 
 /* The highest top-level field number of either schema. */

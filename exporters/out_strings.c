@@ -1,0 +1,67 @@
+/* out_strings.c -- the protobuf writers' string table (out_strings.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exporters/out_strings.h"
+
+static int64_t add_entry(ph_out_strings *t, ph_str s, const char *own)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 1024;
+        t->str = ph_xrealloc(t->str, t->cap * sizeof *t->str);
+        t->own = ph_xrealloc(t->own, t->cap * sizeof *t->own);
+    }
+    t->str[t->n] = s;
+    t->own[t->n] = own;
+    return (int64_t)t->n++;
+}
+
+void ph_out_strings_init(ph_out_strings *t, const ph_profile *p)
+{
+    memset(t, 0, sizeof *t);
+    t->p = p;
+    t->by_str = ph_xcalloc((size_t)ph_str_count(p) + 1, sizeof *t->by_str);
+    add_entry(t, 0, "");
+}
+
+int64_t ph_out_str(ph_out_strings *t, ph_str s)
+{
+    if (!s)
+        return 0;
+    if (!t->by_str[s])
+        t->by_str[s] = (uint32_t)add_entry(t, s, NULL) + 1;
+    return (int64_t)t->by_str[s] - 1;
+}
+
+/* A writer has a few texts of its own: they are searched in turn. */
+int64_t ph_out_text(ph_out_strings *t, const char *text)
+{
+    if (!text || !*text)
+        return 0;
+    for (size_t i = 1; i < t->n; i++)
+        if (!t->str[i] && !strcmp(t->own[i], text))
+            return (int64_t)i;
+    return add_entry(t, 0, text);
+}
+
+void ph_out_strings_write(const ph_out_strings *t, ph_pb_out *ob,
+                          unsigned field)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *s = t->str[i] ? ph_str_text(t->p, t->str[i], &buf, &cap)
+                                  : t->own[i];
+        ph_pb_out_bytes(ob, field, s, strlen(s));
+    }
+    free(buf);
+}
+
+void ph_out_strings_free(ph_out_strings *t)
+{
+    free(t->str);
+    free(t->own);
+    free(t->by_str);
+}
