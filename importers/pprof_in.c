@@ -357,8 +357,30 @@ static const Perftools__Profiles__Sample *sample_at(reader *r, size_t i)
         ph_pb_scratch_allocator(r->scratch), b - a, r->data + a);
 }
 
+/* The previous sample's stack from the root, location by location, with
+ * the node each reached: the samples of a profile share their first
+ * frames, and a node found again needs no look-up in the tree. */
+typedef struct path_cache {
+    uint64_t *loc;
+    ph_node **node;
+    size_t n, cap;
+} path_cache;
+
+static void path_set(path_cache *c, size_t depth, uint64_t loc,
+                     ph_node *node)
+{
+    if (depth >= c->cap) {
+        c->cap = 2 * depth + 64;
+        c->loc = ph_xrealloc(c->loc, c->cap * sizeof *c->loc);
+        c->node = ph_xrealloc(c->node, c->cap * sizeof *c->node);
+    }
+    c->loc[depth] = loc;
+    c->node[depth] = node;
+}
+
 static int read_samples(reader *r)
 {
+    path_cache path = {0};
     const PbProfile *pb = r->pb;
     size_t nst = pb->n_sample_type;
     int64_t *vals = ph_xcalloc(ph_event_nreal(r->p) + 1, sizeof *vals);
@@ -402,12 +424,19 @@ static int read_samples(reader *r)
         if (rc)
             break;
         ph_node *node = NULL;
-        for (size_t k = s->n_location_id; k-- > 0;) {
-            int64_t li = ph_idmap_get(&r->locs, s->location_id[k]);
+        size_t depth = 0, same = 1;
+        for (size_t k = s->n_location_id; k-- > 0; depth++) {
+            uint64_t id = s->location_id[k];
+            if (same && depth < path.n && path.loc[depth] == id) {
+                node = path.node[depth];
+                continue;
+            }
+            same = 0;
+            int64_t li = ph_idmap_get(&r->locs, id);
             if (li < 0) {
                 rc = ph_input_error_off(r->in, off, "sample %zu names "
                                         "unknown location id %" PRIu64, i,
-                                        s->location_id[k]);
+                                        id);
                 break;
             }
             const loc_info *L = &r->loc[li];
@@ -416,7 +445,9 @@ static int read_samples(reader *r)
                 node = ph_node_child(r->p, node, fr->func, L->obj, L->addr,
                                      fr->line, fr->flags);
             }
+            path_set(&path, depth, id, node);
         }
+        path.n = rc ? 0 : depth;
         if (rc)
             break;
         if (!node) {
@@ -433,6 +464,8 @@ static int read_samples(reader *r)
     }
     free(vals);
     free(labs);
+    free(path.loc);
+    free(path.node);
     return rc;
 }
 
