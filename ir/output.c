@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -23,8 +24,12 @@
 #include <zlib.h>
 
 #include "io.h"
+#include "jobs.h"
 
 #define BUF_SIZE ((size_t)64 << 10)
+/* The buffers handed to the gzip thread: a hand-over costs two wake-ups,
+ * as much as deflating 64 KiB. */
+#define ZJOB_SIZE ((size_t)1 << 20)
 
 typedef struct option_kv {
     char *key, *value;
@@ -35,18 +40,40 @@ typedef struct drop {
     uint64_t n;
 } drop;
 
+/* The end the bytes go out of: the file, through gzip when asked.  With
+ * gzip on a thread, that thread owns it; its first error reaches the
+ * output when the writer next waits for the thread. */
+typedef struct sink {
+    int fd;
+    int gzip;
+    z_stream zs;
+    unsigned char *zbuf;
+    int err_no;
+    const char *err_what;
+} sink;
+
+/* gzip on a second thread (64 KiB buffers handed over one at a time):
+ * deflate took a tenth of a conversion to pprof on the writer's thread. */
+typedef struct zthread {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned char *job;  /* the buffer handed over, NULL when none */
+    size_t job_len;
+    unsigned char *spare;   /* the buffer the thread gave back */
+    int busy, quit;
+} zthread;
+
 struct ph_output {
     char *path;          /* as given */
     char *target;        /* file renamed onto (symlinks resolved) */
     char *tmp;           /* temporary file; NULL when writing in place */
-    int fd;
     int is_stdout;
     mode_t mode;         /* mode the committed file gets */
     unsigned char *buf;
-    size_t used;
-    int gzip;
-    z_stream zs;
-    unsigned char *zbuf;
+    size_t used, cap;    /* cap: BUF_SIZE, or ZJOB_SIZE for the thread */
+    sink sk;             /* where the bytes go; the gzip thread's when on */
+    zthread *zt;         /* gzip on a thread of its own, or NULL */
     int err_no;          /* first write error (errno), 0 if none */
     const char *err_what;
     char *msg;           /* first writer error (ph_output_error_set) */
@@ -177,8 +204,8 @@ static int make_temp(ph_output *out, char *err, size_t errsize)
     tmp = ph_xmalloc(strlen(dir) + baselen + 48);
     sprintf(tmp, "%s/.%.*s.profhub-%ld.XXXXXX", strcmp(dir, "/") ? dir : "",
             (int)baselen, base, (long)getpid());
-    out->fd = mkostemp(tmp, O_CLOEXEC);
-    if (out->fd < 0) {
+    out->sk.fd = mkostemp(tmp, O_CLOEXEC);
+    if (out->sk.fd < 0) {
         snprintf(err, errsize, "cannot create a temporary file in %s: %s",
                  dir, strerror(errno));
         free(tmp);
@@ -196,10 +223,11 @@ ph_output *ph_output_open(const char *path, char *err, size_t errsize)
 
     out->path = dup_string(path);
     out->buf = ph_xmalloc(BUF_SIZE);
-    out->fd = -1;
+    out->cap = BUF_SIZE;
+    out->sk.fd = -1;
     if (strcmp(path, "-") == 0) {
         out->is_stdout = 1;
-        out->fd = STDOUT_FILENO;
+        out->sk.fd = STDOUT_FILENO;
         return out;
     }
     if (path[0] == '\0') {
@@ -222,8 +250,8 @@ ph_output *ph_output_open(const char *path, char *err, size_t errsize)
         }
         if (!S_ISREG(st.st_mode)) {
             /* A device or FIFO: renaming over it would destroy it. */
-            out->fd = open(out->target, O_WRONLY | O_TRUNC | O_CLOEXEC);
-            if (out->fd < 0) {
+            out->sk.fd = open(out->target, O_WRONLY | O_TRUNC | O_CLOEXEC);
+            if (out->sk.fd < 0) {
                 snprintf(err, errsize, "%s", strerror(errno));
                 goto failed;
             }
@@ -250,14 +278,22 @@ failed:
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-static void write_fd(ph_output *out, const unsigned char *p, size_t n)
+static void sink_fail(sink *sk, const char *what, int err_no)
 {
-    while (n > 0 && !out->err_no) {
-        ssize_t w = write(out->fd, p, n);
+    if (!sk->err_no) {
+        sk->err_no = err_no ? err_no : EIO;
+        sk->err_what = what;
+    }
+}
+
+static void write_fd(sink *sk, const unsigned char *p, size_t n)
+{
+    while (n > 0 && !sk->err_no) {
+        ssize_t w = write(sk->fd, p, n);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
-            fail(out, "write error", errno);
+            sink_fail(sk, "write error", errno);
             return;
         }
         p += w;
@@ -267,36 +303,141 @@ static void write_fd(ph_output *out, const unsigned char *p, size_t n)
 
 /* Push n bytes at p through the gzip stream (flush: Z_NO_FLUSH or
  * Z_FINISH), writing compressed chunks as they fill. */
-static void deflate_bytes(ph_output *out, const unsigned char *p, size_t n,
+static void deflate_bytes(sink *sk, const unsigned char *p, size_t n,
                           int flush)
 {
     int rc;
 
-    out->zs.next_in = (unsigned char *)(uintptr_t)p;
-    out->zs.avail_in = (uInt)n;
+    sk->zs.next_in = (unsigned char *)(uintptr_t)p;
+    sk->zs.avail_in = (uInt)n;
     do {
-        out->zs.next_out = out->zbuf;
-        out->zs.avail_out = (uInt)BUF_SIZE;
-        rc = deflate(&out->zs, flush);
+        sk->zs.next_out = sk->zbuf;
+        sk->zs.avail_out = (uInt)BUF_SIZE;
+        rc = deflate(&sk->zs, flush);
         if (rc == Z_STREAM_ERROR) {
-            fail(out, "gzip error", EIO);
+            sink_fail(sk, "gzip error", EIO);
             return;
         }
-        write_fd(out, out->zbuf, BUF_SIZE - out->zs.avail_out);
-    } while (!out->err_no &&
-             (out->zs.avail_out == 0 || out->zs.avail_in > 0 ||
+        write_fd(sk, sk->zbuf, BUF_SIZE - sk->zs.avail_out);
+    } while (!sk->err_no &&
+             (sk->zs.avail_out == 0 || sk->zs.avail_in > 0 ||
               (flush == Z_FINISH && rc != Z_STREAM_END)));
 }
+
+static void sink_put(sink *sk, const unsigned char *p, size_t n)
+{
+    if (sk->gzip)
+        deflate_bytes(sk, p, n, Z_NO_FLUSH);
+    else
+        write_fd(sk, p, n);
+}
+
+/* ------------------------------------------------------------------ */
+/* gzip on a thread                                                    */
+
+static void *zthread_main(void *arg)
+{
+    ph_output *out = arg;
+    zthread *zt = out->zt;
+    pthread_mutex_lock(&zt->mu);
+    for (;;) {
+        while (!zt->job && !zt->quit)
+            pthread_cond_wait(&zt->cv, &zt->mu);
+        if (!zt->job)
+            break;
+        unsigned char *job = zt->job;
+        size_t len = zt->job_len;
+        zt->job = NULL;
+        zt->busy = 1;
+        pthread_mutex_unlock(&zt->mu);
+        if (!out->sk.err_no)
+            deflate_bytes(&out->sk, job, len, Z_NO_FLUSH);
+        pthread_mutex_lock(&zt->mu);
+        zt->spare = job;
+        zt->busy = 0;
+        pthread_cond_broadcast(&zt->cv);
+    }
+    pthread_mutex_unlock(&zt->mu);
+    return NULL;
+}
+
+/* Wait until the thread has nothing to do; the sink's error, if any,
+ * becomes the output's. */
+static void zthread_wait(ph_output *out)
+{
+    zthread *zt = out->zt;
+    pthread_mutex_lock(&zt->mu);
+    while (zt->job || zt->busy)
+        pthread_cond_wait(&zt->cv, &zt->mu);
+    if (out->sk.err_no && !out->err_no)
+        fail(out, out->sk.err_what, out->sk.err_no);
+    pthread_mutex_unlock(&zt->mu);
+}
+
+static void zthread_start(ph_output *out)
+{
+    zthread *zt = ph_xcalloc(1, sizeof *zt);
+    zt->spare = ph_xmalloc(ZJOB_SIZE);
+    pthread_mutex_init(&zt->mu, NULL);
+    pthread_cond_init(&zt->cv, NULL);
+    out->zt = zt;
+    if (pthread_create(&zt->th, NULL, zthread_main, out) != 0) {
+        out->zt = NULL;           /* gzip on this thread, then */
+        pthread_mutex_destroy(&zt->mu);
+        pthread_cond_destroy(&zt->cv);
+        free(zt->spare);
+        free(zt);
+        return;
+    }
+    out->buf = ph_xrealloc(out->buf, ZJOB_SIZE);
+    out->cap = ZJOB_SIZE;
+}
+
+/* Finish the thread's work and end it. */
+static void zthread_stop(ph_output *out)
+{
+    zthread *zt = out->zt;
+    if (!zt)
+        return;
+    zthread_wait(out);
+    pthread_mutex_lock(&zt->mu);
+    zt->quit = 1;
+    pthread_cond_broadcast(&zt->cv);
+    pthread_mutex_unlock(&zt->mu);
+    pthread_join(zt->th, NULL);
+    pthread_mutex_destroy(&zt->mu);
+    pthread_cond_destroy(&zt->cv);
+    free(zt->spare);
+    free(zt);
+    out->zt = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
 
 static void flush_buf(ph_output *out)
 {
     if (out->used == 0)
         return;
-    if (!out->err_no) {
-        if (out->gzip)
-            deflate_bytes(out, out->buf, out->used, Z_NO_FLUSH);
-        else
-            write_fd(out, out->buf, out->used);
+    if (out->zt) {
+        /* hand the buffer over, write on into the one given back */
+        zthread *zt = out->zt;
+        zthread_wait(out);
+        if (out->err_no) {
+            out->used = 0;
+            return;
+        }
+        pthread_mutex_lock(&zt->mu);
+        zt->job = out->buf;
+        zt->job_len = out->used;
+        out->buf = zt->spare;
+        zt->spare = NULL;
+        pthread_cond_broadcast(&zt->cv);
+        pthread_mutex_unlock(&zt->mu);
+    } else if (!out->err_no) {
+        sink_put(&out->sk, out->buf, out->used);
+        if (out->sk.err_no)
+            fail(out, out->sk.err_what, out->sk.err_no);
     }
     out->used = 0;
 }
@@ -307,27 +448,37 @@ void ph_output_write(ph_output *out, const void *data, size_t len)
 
     if (out->err_no)
         return;
-    if (len <= BUF_SIZE - out->used) {
+    if (len <= out->cap - out->used) {
         memcpy(out->buf + out->used, p, len);
         out->used += len;
         return;
     }
     flush_buf(out);
-    if (len >= BUF_SIZE) {
+    if (len >= out->cap && !out->zt) {
         /* Large block: skip the copy (gzip takes it in 1 GiB slices). */
         while (len > 0 && !out->err_no) {
             size_t n = len > (1u << 30) ? (1u << 30) : len;
-            if (out->gzip)
-                deflate_bytes(out, p, n, Z_NO_FLUSH);
-            else
-                write_fd(out, p, n);
+            sink_put(&out->sk, p, n);
+            if (out->sk.err_no)
+                fail(out, out->sk.err_what, out->sk.err_no);
             p += n;
             len -= n;
         }
         return;
     }
-    memcpy(out->buf, p, len);
-    out->used = len;
+    /* through the buffers, a buffer at a time */
+    while (len > out->cap - out->used && !out->err_no) {
+        size_t n = out->cap - out->used;
+        memcpy(out->buf + out->used, p, n);
+        out->used = out->cap;
+        flush_buf(out);
+        p += n;
+        len -= n;
+    }
+    if (out->err_no)
+        return;
+    memcpy(out->buf + out->used, p, len);
+    out->used += len;
 }
 
 void ph_output_puts(ph_output *out, const char *s)
@@ -369,7 +520,7 @@ void ph_output_u64(ph_output *out, uint64_t v)
         tmp[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    if (BUF_SIZE - out->used >= sizeof tmp && !out->err_no) {
+    if (out->cap - out->used >= sizeof tmp && !out->err_no) {
         memcpy(out->buf + out->used, tmp + i, sizeof tmp - i);
         out->used += sizeof tmp - i;
     } else {
@@ -389,19 +540,21 @@ void ph_output_i64(ph_output *out, int64_t v)
 
 void ph_output_set_gzip(ph_output *out)
 {
-    if (out->gzip)
+    if (out->sk.gzip)
         return;
-    memset(&out->zs, 0, sizeof out->zs);
+    memset(&out->sk.zs, 0, sizeof out->sk.zs);
     /* level 1, as Go's runtime/pprof writes its profiles (BestSpeed): the
      * default level took a quarter of a conversion's CPU time for output
      * a fifth smaller */
-    if (deflateInit2(&out->zs, 1, Z_DEFLATED, 15 + 16, 8,
+    if (deflateInit2(&out->sk.zs, 1, Z_DEFLATED, 15 + 16, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK) {
         fail(out, "cannot start gzip encoder", ENOMEM);
         return;
     }
-    out->zbuf = ph_xmalloc(BUF_SIZE);
-    out->gzip = 1;
+    out->sk.zbuf = ph_xmalloc(BUF_SIZE);
+    out->sk.gzip = 1;
+    if (ph_jobs() > 1)
+        zthread_start(out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -411,8 +564,9 @@ static void free_output(ph_output *out)
 {
     size_t i;
 
-    if (out->gzip)
-        deflateEnd(&out->zs);
+    zthread_stop(out);
+    if (out->sk.gzip)
+        deflateEnd(&out->sk.zs);
     free(out->msg);
     for (i = 0; i < out->nopts; i++) {
         free(out->opts[i].key);
@@ -424,7 +578,7 @@ static void free_output(ph_output *out)
     }
     free(out->opts);
     free(out->drops);
-    free(out->zbuf);
+    free(out->sk.zbuf);
     free(out->buf);
     free(out->tmp);
     free(out->target);
@@ -441,14 +595,18 @@ int ph_output_commit(ph_output *out, char *err, size_t errsize)
         return -1;
     }
     flush_buf(out);
-    if (out->gzip && !out->err_no)
-        deflate_bytes(out, NULL, 0, Z_FINISH);
+    zthread_stop(out);
+    if (out->sk.gzip && !out->err_no) {
+        deflate_bytes(&out->sk, NULL, 0, Z_FINISH);
+        if (out->sk.err_no)
+            fail(out, out->sk.err_what, out->sk.err_no);
+    }
     if (!out->is_stdout) {
-        if (out->tmp && !out->err_no && fchmod(out->fd, out->mode) < 0)
+        if (out->tmp && !out->err_no && fchmod(out->sk.fd, out->mode) < 0)
             fail(out, "cannot set the mode of the temporary file", errno);
-        if (close(out->fd) < 0)
+        if (close(out->sk.fd) < 0)
             fail(out, "write error", errno);
-        out->fd = -1;
+        out->sk.fd = -1;
         if (out->tmp && !out->err_no &&
             rename(out->tmp, out->target) < 0)
             fail(out, "cannot rename the temporary file into place", errno);
@@ -490,8 +648,9 @@ void ph_output_abort(ph_output *out)
 {
     if (!out)
         return;
-    if (!out->is_stdout && out->fd >= 0)
-        close(out->fd);
+    zthread_stop(out);
+    if (!out->is_stdout && out->sk.fd >= 0)
+        close(out->sk.fd);
     if (out->tmp)
         unlink(out->tmp);
     untrack_temp(out->tmp);
