@@ -15,7 +15,8 @@ cd "$(dirname "$0")"
 # Graphviz for draw callgraph, Chromium and its WebDriver for the browser
 # test of the pictures.
 PKGS="build-essential autoconf automake libtool pkg-config git
-libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libyaml-dev libelf-dev
+libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev libyaml-dev
+libelf-dev
 libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
 valgrind binutils golang-go python3 python3-yaml hyperfine time zsh
 php8.2-cli php8.2-xdebug pyprof2calltree kcachegrind-converters
