@@ -398,18 +398,19 @@ static void split_self(approx *a)
         int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
         leaves += by_line ? nodes * (l1 - l0) : 0;
         for (size_t l = l0; l < l1; l++) {
-            const int64_t *total = a->line_cost[l].cost;
-            /* this line's cost over the nodes, exactly per event */
-            int64_t *share = nodes == 1 ? (int64_t *)total
-                                        : cost_alloc(a->costs, nodes, w);
+            const int64_t *total = a->line_cost[l].cost, *share = total;
             size_t q = 0;
-            for (size_t i = head[f]; i != SIZE_MAX && nodes > 1;
-                 i = next[i], q++)
+            if (nodes > 1) {
+                /* this line's cost over the nodes, exactly per event */
+                int64_t *split = cost_alloc(a->costs, nodes, w);
+                for (size_t i = head[f]; i != SIZE_MAX; i = next[i], q++)
+                    for (size_t k = 0; k < w; k++)
+                        split[q * w + k] = share_of(total[k],
+                                                    a->weight[i] / sumw[f]);
                 for (size_t k = 0; k < w; k++)
-                    share[q * w + k] = share_of(total[k],
-                                                a->weight[i] / sumw[f]);
-            for (size_t k = 0; k < w && nodes > 1; k++)
-                settle(share + k, nodes, w, total[k]);
+                    settle(split + k, nodes, w, total[k]);
+                share = split;
+            }
             q = 0;
             for (size_t i = head[f]; i != SIZE_MAX; i = next[i], q++) {
                 const int64_t *c = share + q * w;

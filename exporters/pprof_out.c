@@ -244,10 +244,13 @@ static void add_labels(writer *w, const ph_sample *s, int many_parts)
     for (size_t i = 0; s && i < s->nlabels; i++) {
         const ph_label *lb = &s->labels[i];
         l->n = 0;
-        ph_pb_msg_varint(l, 1, (uint64_t)ph_out_str(t, lb->key));
-        ph_pb_msg_varint(l, 2, (uint64_t)ph_out_str(t, lb->str));
-        ph_pb_msg_varint(l, 3, (uint64_t)lb->num);
-        ph_pb_msg_varint(l, 4, (uint64_t)ph_out_str(t, lb->num_unit));
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_KEY,
+                         (uint64_t)ph_out_str(t, lb->key));
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_STR,
+                         (uint64_t)ph_out_str(t, lb->str));
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_NUM, (uint64_t)lb->num);
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_NUM_UNIT,
+                         (uint64_t)ph_out_str(t, lb->num_unit));
         ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LABEL, l->b, l->n);
         if (!strncmp(ph_str_get(w->p, s->labels[i].key), "thread", 6))
             has_thread = 1;
@@ -258,8 +261,8 @@ static void add_labels(writer *w, const ph_sample *s, int many_parts)
         int64_t num = s->part->tid >= 0 && s->part->kind == PH_PART_THREAD
                       ? s->part->tid : (int64_t)s->part->index;
         l->n = 0;
-        ph_pb_msg_varint(l, 1, (uint64_t)w->thread_key);
-        ph_pb_msg_varint(l, 3, (uint64_t)num);
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_KEY, (uint64_t)w->thread_key);
+        ph_pb_msg_varint(l, PH_PPROF_LABEL_NUM, (uint64_t)num);
         ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LABEL, l->b, l->n);
     }
 }

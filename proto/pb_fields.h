@@ -26,11 +26,15 @@ enum {
     PH_PPROF_DEFAULT_SAMPLE_TYPE = 14,
     PH_PPROF_DOC_URL = 15,
 };
-/* perftools.profiles.Sample, Mapping, Location, Line, Function */
+/* perftools.profiles.Sample, Label, Mapping, Location, Line, Function */
 enum {
     PH_PPROF_SAMPLE_LOCATION_ID = 1,
     PH_PPROF_SAMPLE_VALUE = 2,
     PH_PPROF_SAMPLE_LABEL = 3,
+    PH_PPROF_LABEL_KEY = 1,
+    PH_PPROF_LABEL_STR = 2,
+    PH_PPROF_LABEL_NUM = 3,
+    PH_PPROF_LABEL_NUM_UNIT = 4,
     PH_PPROF_MAPPING_FILE_OFFSET = 4,
     PH_PPROF_MAPPING_FILENAME = 5,
     PH_PPROF_MAPPING_BUILD_ID = 6,
