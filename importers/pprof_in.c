@@ -13,6 +13,7 @@
 
 #include "importers/importers.h"
 #include "ir/idmap.h"
+#include "ir/jobs.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
 
@@ -339,22 +340,48 @@ static size_t sample_count(const reader *r)
     return r->scratch ? r->ix.n[PH_PPROF_SAMPLE] : r->pb->n_sample;
 }
 
-/* Sample i, decoded now into the scratch when the message was unpacked
- * without its samples (valid until the next call); NULL when its bytes
- * do not decode. */
-static const Perftools__Profiles__Sample *sample_at(reader *r, size_t i)
+/* Sample i of the bytes, decoded into scratch (valid until its next
+ * reset); NULL when its bytes do not decode. */
+static const Perftools__Profiles__Sample *decode_sample(const reader *r,
+                                                        ph_pb_scratch *sc,
+                                                        size_t i)
 {
     unsigned wt;
     size_t a, b;
-    if (!r->scratch)
-        return r->pb->sample[i];
-    ph_pb_scratch_reset(r->scratch);
+    ph_pb_scratch_reset(sc);
     if (ph_pb_field_at(r->data, r->len,
                        ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i), &wt, &a,
                        &b) < 0 || wt != 2)
         return NULL;
-    return perftools__profiles__sample__unpack(
-        ph_pb_scratch_allocator(r->scratch), b - a, r->data + a);
+    return perftools__profiles__sample__unpack(ph_pb_scratch_allocator(sc),
+                                               b - a, r->data + a);
+}
+
+/* Sample i, decoded now into the scratch when the message was unpacked
+ * without its samples (valid until the next call). */
+static const Perftools__Profiles__Sample *sample_at(reader *r, size_t i)
+{
+    return r->scratch ? decode_sample(r, r->scratch, i) : r->pb->sample[i];
+}
+
+/* Whether samples [from, to) decode, for unpack: each half of them on a
+ * thread with a scratch of its own. */
+typedef struct sample_check {
+    const reader *r;
+    size_t from, to;
+    const char *mem_context;   /* the file, for an out-of-memory message */
+    int ok;
+} sample_check;
+
+static void check_samples(void *arg)
+{
+    sample_check *c = arg;
+    ph_pb_scratch *sc = ph_pb_scratch_new();
+    ph_mem_set_context(c->mem_context);
+    c->ok = 1;
+    for (size_t i = c->from; i < c->to && c->ok; i++)
+        c->ok = decode_sample(c->r, sc, i) != NULL;
+    ph_pb_scratch_free(sc);
 }
 
 /* The previous sample's stack from the root, location by location, with
@@ -494,8 +521,9 @@ static void free_reader(reader *r)
  * bytes and, decoded all at once, took about 300 bytes of small blocks
  * each: the other fields are copied out and decoded, the samples are
  * decoded one at a time as they are read.  Every sample is decoded once
- * here too, so a profile that does not decode is refused before anything
- * else is checked, as when the whole message was decoded.  Falls back to
+ * here too (its two halves side by side), so a profile that does not
+ * decode is refused before anything else is checked, as when the whole
+ * message was decoded.  Falls back to
  * decoding the whole message when a sample field is not a message. */
 static PbProfile *unpack(reader *r)
 {
@@ -525,12 +553,15 @@ static PbProfile *unpack(reader *r)
     if (!pb || ns == 0)
         return pb;
     r->scratch = ph_pb_scratch_new();
-    for (size_t i = 0; i < ns; i++)
-        if (!sample_at(r, i)) {
-            perftools__profiles__profile__free_unpacked(pb,
-                                                        ph_pb_allocator());
-            return NULL;
-        }
+    char context[256];
+    snprintf(context, sizeof context, "%s", ph_mem_context());
+    sample_check half[2] = {{r, 0, ns / 2, context, 0},
+                            {r, ns / 2, ns, context, 0}};
+    ph_run_pair(check_samples, &half[0], &half[1]);
+    if (!half[0].ok || !half[1].ok) {
+        perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
+        return NULL;
+    }
     return pb;
 }
 
