@@ -523,8 +523,8 @@ static void free_reader(reader *r)
  * decoded one at a time as they are read.  Every sample is decoded once
  * here too (its two halves side by side), so a profile that does not
  * decode is refused before anything else is checked, as when the whole
- * message was decoded.  Falls back to
- * decoding the whole message when a sample field is not a message. */
+ * message was decoded.  Falls back to decoding the whole message when a
+ * sample field is not a message. */
 static PbProfile *unpack(reader *r)
 {
     size_t ns = r->ix.n[PH_PPROF_SAMPLE], keep = r->len, pos = 0;

@@ -52,8 +52,9 @@ typedef struct sink {
     const char *err_what;
 } sink;
 
-/* gzip on a second thread (64 KiB buffers handed over one at a time):
- * deflate took a tenth of a conversion to pprof on the writer's thread. */
+/* gzip on a second thread (ZJOB_SIZE buffers handed over one at a
+ * time): deflate took a tenth of a conversion to pprof on the writer's
+ * thread. */
 typedef struct zthread {
     pthread_t th;
     pthread_mutex_t mu;
@@ -332,6 +333,14 @@ static void sink_put(sink *sk, const unsigned char *p, size_t n)
         write_fd(sk, p, n);
 }
 
+/* The sink's first error becomes the output's (with the gzip thread on:
+ * only while that thread waits). */
+static void take_sink_error(ph_output *out)
+{
+    if (out->sk.err_no)
+        fail(out, out->sk.err_what, out->sk.err_no);
+}
+
 /* ------------------------------------------------------------------ */
 /* gzip on a thread                                                    */
 
@@ -369,8 +378,7 @@ static void zthread_wait(ph_output *out)
     pthread_mutex_lock(&zt->mu);
     while (zt->job || zt->busy)
         pthread_cond_wait(&zt->cv, &zt->mu);
-    if (out->sk.err_no && !out->err_no)
-        fail(out, out->sk.err_what, out->sk.err_no);
+    take_sink_error(out);
     pthread_mutex_unlock(&zt->mu);
 }
 
@@ -436,8 +444,7 @@ static void flush_buf(ph_output *out)
         pthread_mutex_unlock(&zt->mu);
     } else if (!out->err_no) {
         sink_put(&out->sk, out->buf, out->used);
-        if (out->sk.err_no)
-            fail(out, out->sk.err_what, out->sk.err_no);
+        take_sink_error(out);
     }
     out->used = 0;
 }
@@ -459,8 +466,7 @@ void ph_output_write(ph_output *out, const void *data, size_t len)
         while (len > 0 && !out->err_no) {
             size_t n = len > (1u << 30) ? (1u << 30) : len;
             sink_put(&out->sk, p, n);
-            if (out->sk.err_no)
-                fail(out, out->sk.err_what, out->sk.err_no);
+            take_sink_error(out);
             p += n;
             len -= n;
         }
@@ -598,8 +604,7 @@ int ph_output_commit(ph_output *out, char *err, size_t errsize)
     zthread_stop(out);
     if (out->sk.gzip && !out->err_no) {
         deflate_bytes(&out->sk, NULL, 0, Z_FINISH);
-        if (out->sk.err_no)
-            fail(out, out->sk.err_what, out->sk.err_no);
+        take_sink_error(out);
     }
     if (!out->is_stdout) {
         if (out->tmp && !out->err_no && fchmod(out->sk.fd, out->mode) < 0)

@@ -19,13 +19,19 @@ void ph_pb_out_init(ph_pb_out *ob, ph_output *out)
     ob->out = out;
 }
 
+/* The tag of field `field` with wire type 2 and the length that follows. */
+static void write_head(ph_pb_out *ob, unsigned field, size_t len)
+{
+    unsigned char head[20], *end;
+    end = ph_put_varint(head, (uint64_t)field << 3 | 2);
+    end = ph_put_varint(end, len);
+    ph_output_write(ob->out, head, (size_t)(end - head));
+}
+
 void ph_pb_out_field(ph_pb_out *ob, unsigned field,
                      const ProtobufCMessage *msg)
 {
-    unsigned char head[20], *end;
-    end = ph_put_varint(head, (uint64_t)field << 3 | 2);   /* wire type 2 */
-    end = ph_put_varint(end, protobuf_c_message_get_packed_size(msg));
-    ph_output_write(ob->out, head, (size_t)(end - head));
+    write_head(ob, field, protobuf_c_message_get_packed_size(msg));
     protobuf_c_message_pack_to_buffer(msg, &ob->base);
 }
 
@@ -54,6 +60,14 @@ void ph_pb_msg_varint(ph_pb_msg *m, unsigned field, uint64_t v)
     m->n = (size_t)(ph_put_varint(d, v) - m->b);
 }
 
+/* The tag (wire type 2) and length of a field at the message's end, with
+ * room reserved; returns where its bytes go. */
+static unsigned char *msg_head(ph_pb_msg *m, unsigned field, size_t len)
+{
+    unsigned char *d = ph_put_varint(m->b + m->n, (uint64_t)field << 3 | 2);
+    return ph_put_varint(d, len);
+}
+
 static size_t varint_len(uint64_t v)
 {
     size_t n = 1;
@@ -73,8 +87,7 @@ void ph_pb_msg_packed(ph_pb_msg *m, unsigned field, const uint64_t *v,
     for (size_t i = 0; i < n; i++)
         len += varint_len(v[i]);
     msg_reserve(m, 20 + len);
-    unsigned char *d = ph_put_varint(m->b + m->n, (uint64_t)field << 3 | 2);
-    d = ph_put_varint(d, len);
+    unsigned char *d = msg_head(m, field, len);
     for (size_t i = 0; i < n; i++)
         d = ph_put_varint(d, v[i]);
     m->n = (size_t)(d - m->b);
@@ -84,8 +97,7 @@ void ph_pb_msg_bytes(ph_pb_msg *m, unsigned field, const void *data,
                      size_t len)
 {
     msg_reserve(m, 20 + len);
-    unsigned char *d = ph_put_varint(m->b + m->n, (uint64_t)field << 3 | 2);
-    d = ph_put_varint(d, len);
+    unsigned char *d = msg_head(m, field, len);
     if (len)
         memcpy(d, data, len);
     m->n = (size_t)(d + len - m->b);
@@ -101,10 +113,7 @@ void ph_pb_msg_free(ph_pb_msg *m)
 void ph_pb_out_bytes(ph_pb_out *ob, unsigned field, const void *data,
                      size_t len)
 {
-    unsigned char head[20], *end;
-    end = ph_put_varint(head, (uint64_t)field << 3 | 2);
-    end = ph_put_varint(end, len);
-    ph_output_write(ob->out, head, (size_t)(end - head));
+    write_head(ob, field, len);
     if (len)
         ph_output_write(ob->out, data, len);
 }
