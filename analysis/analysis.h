@@ -335,6 +335,10 @@ PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);
 /* Sort by |value| of ev (or calls), descending; ties by name. */
 PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
+/* The same for the first n entries, of which only the first top (0: all)
+ * need be in that order: the rest follow them in any order. */
+PH_API void ph_table_sort_top(ph_table *t, size_t n, const ph_event *ev,
+                              ph_sort by, size_t top);
 
 /* The object that is the program itself: the one named like the program
  * of the "cmd" metadata, else the object of main (C) or main.main (Go);

@@ -22,40 +22,48 @@ struct ph_cycles {
 };
 
 /* The call graph of the selected part(s) without self calls, in the
- * compressed form ph_scc reads. */
-static uint32_t *call_graph(const ph_profile *p, int part, size_t n,
-                            size_t **first_out)
+ * compressed form ph_scc reads, with each arc's count: one pass over the
+ * calls, which come in caller order. */
+typedef struct call_graph {
+    size_t *first;           /* n + 1 offsets into to and count */
+    uint32_t *to;            /* callee index */
+    uint64_t *count;
+} call_graph;
+
+static void graph_of(const ph_profile *p, int part, size_t n, call_graph *g)
 {
-    size_t *first = ph_xcalloc(n + 1, sizeof *first), m = 0;
+    size_t m = 0, cap = ph_call_count(p) + 1, v = 0;
+    g->first = ph_xcalloc(n + 1, sizeof *g->first);
+    g->to = ph_xmalloc(cap * sizeof *g->to);
+    g->count = ph_xmalloc(cap * sizeof *g->count);
     ph_call_iter it;
-    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        m += c->callee != c->caller && ph_part_selected(c->part, part);
-    uint32_t *to = ph_xmalloc((m + 1) * sizeof *to);
-    m = 0;
-    for (size_t v = 0; v < n; v++) {
-        first[v] = m;
-        for (const ph_call *c = ph_calls_out(&it, p, ph_func_at(p, v)); c;
-             c = ph_call_next(&it))
-            if (c->callee != c->caller && ph_part_selected(c->part, part))
-                to[m++] = c->callee->id - 1;
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
+        if (c->callee == c->caller || !ph_part_selected(c->part, part))
+            continue;
+        for (size_t caller = c->caller->id - 1; v <= caller; v++)
+            g->first[v] = m;
+        g->to[m] = c->callee->id - 1;
+        g->count[m++] = c->count;
     }
-    first[n] = m;
-    *first_out = first;
-    return to;
+    for (; v <= n; v++)
+        g->first[v] = m;
 }
 
-static uint32_t *find_components(const ph_profile *p, int part, size_t n,
+static void graph_free(call_graph *g)
+{
+    free(g->first);
+    free(g->to);
+    free(g->count);
+}
+
+static uint32_t *find_components(const call_graph *g, size_t n,
                                  uint32_t *ncomp_sizes_out)
 {
-    size_t *first;
-    uint32_t *to = call_graph(p, part, n, &first);
     uint32_t *comp = ph_xcalloc(n + 1, sizeof *comp);
-    size_t ncomp = ph_scc(n, first, to, NULL, comp, NULL, NULL);
+    size_t ncomp = ph_scc(n, g->first, g->to, NULL, comp, NULL, NULL);
     uint32_t *size = ph_xcalloc(ncomp + 1, sizeof *size);
     for (size_t i = 0; i < n; i++)
         size[++comp[i]]++;     /* components from 1 */
-    free(first);
-    free(to);
     /* Keep only components of two or more; renumber by first member id. */
     uint32_t *renum = ph_xcalloc(ncomp + 1, sizeof *renum);
     uint32_t ncycles = 0;
@@ -82,7 +90,11 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
     c->nfunc = ph_func_count(p);
     c->w = ph_event_nreal(p);
     size_t n = c->nfunc, w = c->w;
-    c->cycle_of = n ? find_components(p, part, n, &c->ncycles) : NULL;
+    call_graph g = {0};
+    if (n) {
+        graph_of(p, part, n, &g);
+        c->cycle_of = find_components(&g, n, &c->ncycles);
+    }
 
     uint32_t nc = c->ncycles;
     c->first = ph_xcalloc(nc + 2, sizeof *c->first);
@@ -125,20 +137,20 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
             ph_vec_add_call(c->incl + (k - 1) * w, e, w);
         }
     }
-    /* the calls into each cycle from outside it and between its members:
-     * one pass over the calls (an index of every function's calls in, for
-     * the members only, cost twice that) */
-    ph_call_iter it;
-    for (const ph_call *e = nc ? ph_calls_all(&it, p) : NULL; e;
-         e = ph_call_next(&it)) {
-        uint32_t k = c->cycle_of[e->callee->id - 1];
-        if (!k || !ph_part_selected(e->part, part))
-            continue;
-        if (c->cycle_of[e->caller->id - 1] != k)
-            c->calls[k - 1] += e->count;
-        else if (e->caller != e->callee)
-            c->inner[k - 1] += e->count;
-    }
+    /* the calls into each cycle from outside it and between its members
+     * (self calls are not in the graph: they count as neither) */
+    for (size_t v = 0; nc && v < n; v++)
+        for (size_t e = g.first[v]; e < g.first[v + 1]; e++) {
+            uint32_t k = c->cycle_of[g.to[e]];
+            if (!k)
+                continue;
+            if (c->cycle_of[v] != k)
+                c->calls[k - 1] += g.count[e];
+            else
+                c->inner[k - 1] += g.count[e];
+        }
+    if (n)
+        graph_free(&g);
     return c;
 }
 

@@ -519,34 +519,38 @@ static int cmp_names(const keyed *x, const keyed *y)
                   y->label ? y->label : ph_str_get(y->p, y->name));
 }
 
-static int cmp_keyed(const void *a, const void *b)
+/* The order without names: value, then calls, descending. */
+static int cmp_values(const keyed *x, const keyed *y)
 {
-    const keyed *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? 1 : -1;
     if (x->calls != y->calls)
         return x->calls < y->calls ? 1 : -1;
-    int c = cmp_names(x, y);
-    if (c)
-        return c;
+    return 0;
+}
+
+static int cmp_index(const keyed *x, const keyed *y)
+{
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
+static int cmp_by_values(const void *a, const void *b)
 {
-    keyed *k = ph_xmalloc((t->count + 1) * sizeof *k);
-    for (size_t i = 0; i < t->count; i++) {
-        const ph_entry *e = &t->entries[i];
-        double v = by == PH_SORT_CALLS ? (double)e->calls
-                   : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
-        k[i] = (keyed){fabs(v), t->gprof_lines ? e->calls + e->self_calls : 0,
-                       t->profile, e->label,
-                       e->label || !e->func ? 0 : e->func->name, i};
-    }
-    ph_qsort(k, t->count, sizeof *k, cmp_keyed);
-    /* Entry k[j].index moves to j: in place, one cycle of the
-     * permutation at a time (k[j].index = j marks j as placed). */
-    for (size_t i = 0; i < t->count; i++) {
+    int c = cmp_values(a, b);
+    return c ? c : cmp_index(a, b);
+}
+
+static int cmp_by_names(const void *a, const void *b)
+{
+    int c = cmp_names(a, b);
+    return c ? c : cmp_index(a, b);
+}
+
+/* Entry k[j].index moves to j: in place, one cycle of the permutation at
+ * a time (k[j].index = j marks j as placed). */
+static void place_all(ph_table *t, keyed *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
         if (k[i].index == i)
             continue;
         ph_entry first = t->entries[i];
@@ -560,5 +564,62 @@ void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
         t->entries[j] = first;
         k[j].index = j;
     }
+}
+
+/* Entries k[0..top).index move to the front in that order, the others
+ * after them in the order they were: one pass from the end, each entry
+ * read in sequence (following the permutation's cycles reads them at
+ * random, a cache miss each). */
+static void place_top(ph_table *t, const keyed *k, size_t n, size_t top)
+{
+    ph_entry *front = ph_xmalloc((top + 1) * sizeof *front);
+    unsigned char *taken = ph_xcalloc(n + 1, 1);
+    for (size_t j = 0; j < top; j++) {
+        front[j] = t->entries[k[j].index];
+        taken[k[j].index] = 1;
+    }
+    for (size_t i = n, to = n; i-- > 0;)
+        if (!taken[i])
+            t->entries[--to] = t->entries[i];
+    memcpy(t->entries, front, top * sizeof *front);
+    free(taken);
+    free(front);
+}
+
+void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
+{
+    ph_table_sort_top(t, t->count, ev, by, 0);
+}
+
+/* Sorted by values first, then each run of equal values that reaches into
+ * the first `top` by name: names are the slow comparison (a compound name
+ * is walked piece by piece), and most functions of a big profile share
+ * their value with others. */
+void ph_table_sort_top(ph_table *t, size_t n, const ph_event *ev, ph_sort by,
+                       size_t top)
+{
+    if (n > t->count)
+        n = t->count;
+    if (top == 0 || top > n)
+        top = n;
+    keyed *k = ph_xmalloc((n + 1) * sizeof *k);
+    for (size_t i = 0; i < n; i++) {
+        const ph_entry *e = &t->entries[i];
+        double v = by == PH_SORT_CALLS ? (double)e->calls
+                   : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
+        k[i] = (keyed){fabs(v), t->gprof_lines ? e->calls + e->self_calls : 0,
+                       t->profile, e->label,
+                       e->label || !e->func ? 0 : e->func->name, i};
+    }
+    ph_qsort(k, n, sizeof *k, cmp_by_values);
+    for (size_t i = 0, j; i < top; i = j) {
+        for (j = i + 1; j < n && cmp_values(&k[i], &k[j]) == 0; j++)
+            ;
+        ph_qsort(k + i, j - i, sizeof *k, cmp_by_names);
+    }
+    if (top < n)
+        place_top(t, k, n, top);
+    else
+        place_all(t, k, n);
     free(k);
 }

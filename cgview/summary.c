@@ -483,9 +483,11 @@ int ph_cmd_summary(int argc, char **argv)
                           r.fmt == PH_REPORT_TEXT && !r.gprof;
     r.table = ph_table_build(r.p, &r.topts);
     apply_gprof(&r);
-    ph_table_sort(r.table, r.ev, r.sort);
+    /* what is not listed is set aside before sorting, and only the
+     * entries shown need their order */
     move_zeros_last(&r);
     ph_view_filter_cut(&o.vf, &r);
+    ph_table_sort_top(r.table, r.listed, r.ev, r.sort, r.top);
     r.shown = count_shown(&r);
     switch (r.gprof && r.fmt == PH_REPORT_TEXT &&
             r.view != PH_VIEW_ANNOTATE && r.view != PH_VIEW_TREE &&

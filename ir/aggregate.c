@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ir_priv.h"
+#include "jobs.h"
 
 /* One selection's caches.  A cache is valid while gen equals the profile's
  * generation; every add function bumps the generation (one increment), so
@@ -124,7 +125,33 @@ static void clear_nonadditive(const ph_profile *p, int64_t *v, size_t n,
     }
 }
 
-/* Totals and self costs: rows, then samples. */
+/* The rows' sums of half the functions: runs of ROWS_RUN functions, every
+ * other run from run `first`, so that the two halves weigh about the same
+ * and share no cache line but at a run's ends. */
+#define ROWS_RUN 64
+
+typedef struct rows_half {
+    const ph_profile *p;
+    ph_agg *a;
+    int sel;
+    size_t first;
+} rows_half;
+
+static void sum_rows_half(void *arg)
+{
+    const rows_half *h = arg;
+    size_t w = h->a->width, nf = h->a->nfunc;
+    for (size_t r = h->first * ROWS_RUN; r < nf; r += 2 * ROWS_RUN)
+        for (size_t i = r; i < r + ROWS_RUN && i < nf; i++)
+            ph_rows_sum(h->p, h->p->funcs.v[i], h->sel, h->a->self + i * w);
+}
+
+/* Below this many rows a second thread costs more than it saves. */
+#define ROWS_PAIR_MIN 100000
+
+/* Totals and self costs: rows (two halves side by side), then samples.
+ * The totals add the functions' sums in function order, so saturated
+ * sums come out the same whatever the threads. */
 static void fill_self(ph_profile *p, ph_agg *a, int sel)
 {
     size_t w = a->width, i;
@@ -136,11 +163,15 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
     if (sel == -2)
         return;
     if (p->nrows) {
-        for (i = 0; i < a->nfunc; i++) {
-            int64_t *self = a->self + i * w;
-            ph_rows_sum(p, p->funcs.v[i], sel, self);
-            add_vector(a->totals, self, w);
+        rows_half half[2] = { { p, a, sel, 0 }, { p, a, sel, 1 } };
+        if (p->nrows >= ROWS_PAIR_MIN) {
+            ph_run_pair(sum_rows_half, &half[0], &half[1]);
+        } else {
+            sum_rows_half(&half[0]);
+            sum_rows_half(&half[1]);
         }
+        for (i = 0; i < a->nfunc; i++)
+            add_vector(a->totals, a->self + i * w, w);
     }
     for (i = 0; i < p->samples.n; i++) {
         const ph_sample *s = p->samples.v[i];
@@ -160,23 +191,32 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
     clear_nonadditive(p, a->tree_self, a->nfunc, w);
 }
 
-static void fill_calls(ph_profile *p, ph_agg *a, int sel)
+static void alloc_calls(ph_agg *a)
 {
     a->calls = ph_xcalloc(a->nfunc ? a->nfunc : 1, sizeof *a->calls);
     a->self_calls = ph_xcalloc(a->nfunc ? a->nfunc : 1,
                                sizeof *a->self_calls);
     a->have_calls = 1;
+}
+
+static void count_call(ph_agg *a, const ph_call *c, int sel)
+{
+    if (!part_selected(sel, c->part))
+        return;
+    if (c->caller == c->callee)
+        a->self_calls[c->callee->id - 1] += c->count;
+    else
+        a->calls[c->callee->id - 1] += c->count;
+}
+
+static void fill_calls(ph_profile *p, ph_agg *a, int sel)
+{
+    alloc_calls(a);
     if (sel == -2)
         return;
     ph_call_iter it;
-    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
-        if (!part_selected(sel, c->part))
-            continue;
-        if (c->caller == c->callee)
-            a->self_calls[c->callee->id - 1] += c->count;
-        else
-            a->calls[c->callee->id - 1] += c->count;
-    }
+    for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
+        count_call(a, c, sel);
 }
 
 /* Whether c carries inclusive cost between two functions of the
@@ -189,14 +229,21 @@ static int counts_incl(const ph_call *c, int sel)
 /* Flat inclusive, KCachegrind's rule: the inclusive costs of the calls
  * into f from other functions when there are any (with known cost), else
  * f's own rows plus the calls f makes to other functions (found per such
- * f, the roots: few, so no second vector per function). */
+ * f, the roots: few, so no second vector per function).  The call counts
+ * are taken in the same pass when they are not there yet (a table asks
+ * for both). */
 static void add_flat_incl(ph_profile *p, ph_agg *a, int sel)
 {
     size_t w = a->width, nf = a->nfunc, i, s;
     unsigned char *has_in = ph_xcalloc(nf ? nf : 1, 1);
     int64_t *out = alloc_vectors(1, w);
+    int counting = !a->have_calls;
     ph_call_iter it;
+    if (counting)
+        alloc_calls(a);
     for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it)) {
+        if (counting)
+            count_call(a, c, sel);
         if (!counts_incl(c, sel))
             continue;
         has_in[c->callee->id - 1] = 1;

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -104,6 +105,58 @@ static void test_table_never_exceeds_total(void)
     CU_ASSERT_STRING_EQUAL(ph_entry_name(t, &t->entries[0]), "main");
     ph_table_free(t);
     ph_profile_free(g.p);
+}
+
+/* 300 functions whose self costs take 7 values (ties broken by name) and
+ * whose names come in another order than their costs. */
+static ph_profile *tied_costs(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *f = ph_file_get(p, ph_str_intern0(p, "t.c"));
+    ph_part *part = ph_part_add(p, PH_PART_WHOLE);
+    ph_event_add(p, "Ir");
+    for (int i = 0; i < 300; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "f%03d", (i * 37) % 300);
+        ph_row_add(p, fn(p, name, f), part, 0, 1, f,
+                   (int64_t[]){1 + i % 7}, 1);
+    }
+    return p;
+}
+
+/* Whether entry a comes before entry b: self cost descending, then name. */
+static int sorted_before(const ph_table *t, const ph_entry *a,
+                         const ph_entry *b)
+{
+    if (a->self[0] != b->self[0])
+        return a->self[0] > b->self[0];
+    return strcmp(ph_entry_name(t, a), ph_entry_name(t, b)) < 0;
+}
+
+static void test_sort_top(void)
+{
+    ph_profile *p = tied_costs();
+    const ph_event *ir = ph_event_find(p, "Ir");
+    ph_table_opts o = {.group = PH_GROUP_FUNCTION, .part = PH_ALL_PARTS};
+    /* 50 and 100 end inside a run of equal costs (each about 43 long) */
+    size_t tops[] = { 1, 43, 50, 100, 299, 0 };
+    for (size_t k = 0; k < sizeof tops / sizeof *tops; k++) {
+        ph_table *t = ph_table_build(p, &o);
+        CU_ASSERT_EQUAL_FATAL(t->count, 300);
+        ph_table_sort_top(t, t->count, ir, PH_SORT_SELF, tops[k]);
+        size_t top = tops[k] ? tops[k] : t->count;
+        for (size_t i = 1; i < top; i++)
+            CU_ASSERT(sorted_before(t, &t->entries[i - 1], &t->entries[i]));
+        /* the rest come after the last of the top, each function once */
+        for (size_t i = top; i < t->count; i++)
+            CU_ASSERT(sorted_before(t, &t->entries[top - 1],
+                                    &t->entries[i]));
+        for (size_t i = 0; i < t->count; i++)
+            for (size_t j = 0; j < i; j++)
+                CU_ASSERT(t->entries[i].func != t->entries[j].func);
+        ph_table_free(t);
+    }
+    ph_profile_free(p);
 }
 
 static void test_group_by_class(void)
@@ -248,6 +301,7 @@ void ph_test_register_analysis(void)
     CU_add_test(s, "cycles and gprof's member rule", test_cycles);
     CU_add_test(s, "inclusive never exceeds the total",
                 test_table_never_exceeds_total);
+    CU_add_test(s, "sorted top entries", test_sort_top);
     CU_add_test(s, "group by class", test_group_by_class);
     CU_add_test(s, "derived ratio of sums", test_ratio_of_sums);
     CU_add_test(s, "callers and callees", test_callers_callees);
