@@ -154,13 +154,22 @@ def of(name, base):
     return lambda r: times(r, base) + " of " + name
 
 
-def per_mb(base, what):
+def per_mb(base, what, floor=0):
     """A NOTE for bench: time and memory per MB as multiples of BASE's
-    (flat = 1.00x)."""
-    return lambda r: "per MB: %.2fx time (CPU %.2fx), %.2fx RSS of %s" % (
-        (r.wall / r.size) / (base.wall / base.size),
-        (r.cpu / r.size) / (base.cpu / base.size),
-        (r.rss / r.size) / (base.rss / base.size), what)
+    (flat = 1.00x); with FLOOR (the peak RSS of the same command on one
+    run of the workload: the program, its libraries, its buffers), also
+    the memory above it per MB: what grows with the input."""
+    def note(r):
+        text = "per MB: %.2fx time (CPU %.2fx), %.2fx RSS" % (
+            (r.wall / r.size) / (base.wall / base.size),
+            (r.cpu / r.size) / (base.cpu / base.size),
+            (r.rss / r.size) / (base.rss / base.size))
+        if floor:
+            text += " (%.2fx above one run's %.1f MiB)" % (
+                ((r.rss - floor) / r.size) / ((base.rss - floor) / base.size),
+                floor / 2**20)
+        return text + " of " + what
+    return note
 
 
 def grows(base, what):
@@ -251,11 +260,15 @@ def dumps_rows(ph):
         if need(f, "make_generated.sh", "dumps", n):
             made.append((int(n), f))
     made.sort(reverse=True)
+    # one run of the same program: what does not grow with the dumps
+    one = os.path.join(bdir, "callgrind.merge.out")
+    floor = gnu_time(ph + " summary " + q(one))[2] * 1024 \
+        if made and need(one, "make_generated.sh", "callgrind") else 0
     base = None
     for n, f in made:
         r = bench("callgrind, %d dumps of one mix" % n, size_of(f),
                   ("profhub summary", ph + " summary " + q(f)),
-                  note=per_mb(base, "%d dumps" % made[0][0])
+                  note=per_mb(base, "%d dumps" % made[0][0], floor)
                   if base else None)
         base = base or r
 
