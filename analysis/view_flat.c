@@ -229,8 +229,8 @@ static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
         *icap = *icap ? 2 * *icap : 256;
         while (*icap <= index)
             *icap *= 2;
-        v->incl = ph_xrealloc(v->incl, (*icap * w + 1) * sizeof *v->incl);
-        memset(v->incl + old * w, 0, (*icap - old) * w * sizeof *v->incl);
+        v->incl = ph_xrecalloc(v->incl, old * w * sizeof *v->incl,
+                               (*icap * w + 1) * sizeof *v->incl);
     }
     return v->incl + index * w;
 }

@@ -185,9 +185,8 @@ ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
                 n *= 2;
             if (n > t->limit)
                 n = t->limit;
-            t->dense = ph_xrealloc(t->dense, n * sizeof *t->dense);
-            memset(t->dense + t->ndense, 0,
-                   (n - t->ndense) * sizeof *t->dense);
+            t->dense = ph_xrecalloc(t->dense, t->ndense * sizeof *t->dense,
+                                    n * sizeof *t->dense);
             t->ndense = n;
         }
         return &t->dense[id];

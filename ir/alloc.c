@@ -175,6 +175,26 @@ void *ph_xrealloc(void *p, size_t n)
     return q;
 }
 
+/* From this size on, calloc takes fresh pages from the kernel (glibc's
+ * mmap threshold starts at 128 KiB) and does not write them. */
+#define FRESH_ZEROS ((size_t)1 << 20)
+
+void *ph_xrecalloc(void *p, size_t old, size_t n)
+{
+    if (n <= old)
+        return p;
+    if (n < FRESH_ZEROS) {
+        unsigned char *q = ph_xrealloc(p, n);
+        memset(q + old, 0, n - old);
+        return q;
+    }
+    void *q = ph_xcalloc(n, 1);
+    if (old)
+        memcpy(q, p, old);
+    free(p);
+    return q;
+}
+
 int ph_cost_overflow_flag;
 
 int64_t ph_cost_add(int64_t a, int64_t b)
@@ -227,8 +247,7 @@ void ph_array_reserve(void **arr, size_t *cap, size_t need, size_t elsz)
     }
     if (c > SIZE_MAX / elsz)
         ph_oom();
-    *arr = ph_xrealloc(*arr, c * elsz);
-    memset((char *)*arr + *cap * elsz, 0, (c - *cap) * elsz);
+    *arr = ph_xrecalloc(*arr, *cap * elsz, c * elsz);
     *cap = c;
 }
 

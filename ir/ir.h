@@ -67,6 +67,10 @@ PH_API void ph_oom(void) __attribute__((noreturn));
 PH_API void *ph_xmalloc(size_t n);
 PH_API void *ph_xcalloc(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
+/* p grown from old to n bytes, the new ones zero.  A big one is a fresh
+ * calloc with the old bytes copied in: its zero pages are not touched
+ * until used (realloc and memset would touch all of them at once). */
+PH_API void *ph_xrecalloc(void *p, size_t old, size_t n);
 
 /* a + b for costs, saturated at the int64 range instead of wrapping: a
  * sum that does not fit sets a process-wide flag, which

@@ -1,11 +1,13 @@
 /* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
- * growth, oversized requests, mark and rewind.
+ * growth, oversized requests, mark and rewind; and zeroed growth of an
+ * array (alloc.c).
  */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
 #include <stdalign.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir_priv.h"
@@ -119,6 +121,27 @@ static void test_profile_alloc(void)
     ph_profile_free(p);
 }
 
+/* Grown from 1 KiB past the size where the copy goes to fresh pages: the
+ * old bytes kept, every new one zero. */
+static void test_recalloc(void)
+{
+    size_t old = 0, n = 1024;
+    unsigned char *q = NULL;
+    while (n <= ((size_t)8 << 20)) {
+        q = ph_xrecalloc(q, old, n);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += q[i] != (i < old ? (unsigned char)(i % 251 + 1) : 0);
+        CU_ASSERT_EQUAL(bad, 0);
+        for (size_t i = old; i < n; i++)
+            q[i] = (unsigned char)(i % 251 + 1);
+        old = n;
+        n = n * 3 + 1;
+    }
+    CU_ASSERT_PTR_EQUAL(ph_xrecalloc(q, old, old / 2), q);
+    free(q);
+}
+
 void ph_test_register_arena(void)
 {
     CU_pSuite s = CU_add_suite("arena", NULL, NULL);
@@ -127,4 +150,5 @@ void ph_test_register_arena(void)
     CU_add_test(s, "grow and shrink the newest", test_grow_shrink_last);
     CU_add_test(s, "mark and rewind", test_mark_rewind);
     CU_add_test(s, "profile alloc", test_profile_alloc);
+    CU_add_test(s, "zeroed growth", test_recalloc);
 }
