@@ -76,20 +76,30 @@ static void push_sample(build *b, uint32_t node, const int64_t *cost,
  * samples can point into them: the approximation's per-line costs and
  * their shares among a function's nodes grow as they are found, and a
  * vector that stays whole (a function with one node) is used as it is. */
-#define COST_BLOCK 4096            /* vectors: 425 KB at 13 events */
+#define COST_BLOCK 1024            /* vectors of the first block */
+/* Blocks double up to this size, from which on ph_xcalloc asks for huge
+ * pages: in blocks of 4 KiB pages, a page fault every 40 vectors (13
+ * events) cost more than the work done on them. */
+#define COST_BLOCK_BYTES ((size_t)4 << 20)
 
 typedef struct cost_blocks {
     int64_t **block;
     size_t nblocks;
     size_t room;                   /* vectors left in the last block */
     int64_t *next;                 /* the first of them */
+    size_t grow;                   /* vectors of the next block */
 } cost_blocks;
 
 /* n zeroed vectors, one after the other. */
 static int64_t *cost_alloc(cost_blocks *c, size_t n, size_t width)
 {
     if (n > c->room) {
-        size_t vecs = n > COST_BLOCK ? n : COST_BLOCK;
+        size_t bytes = (width ? width : 1) * sizeof(int64_t);
+        if (c->grow == 0)
+            c->grow = COST_BLOCK;
+        else if (c->grow * bytes < COST_BLOCK_BYTES)
+            c->grow *= 2;
+        size_t vecs = n > c->grow ? n : c->grow;
         if (vecs > (SIZE_MAX / sizeof(int64_t) - 1) / (width ? width : 1))
             ph_oom();
         c->block = ph_xrealloc(c->block, (c->nblocks + 1) * sizeof *c->block);
