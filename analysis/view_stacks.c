@@ -77,37 +77,39 @@ static void push_sample(build *b, uint32_t node, const int64_t *cost,
  * their shares among a function's nodes grow as they are found, and a
  * vector that stays whole (a function with one node) is used as it is. */
 #define COST_BLOCK 1024            /* vectors of the first block */
-/* Blocks double up to this size, from which on ph_xcalloc asks for huge
- * pages: in blocks of 4 KiB pages, a page fault every 40 vectors (13
- * events) cost more than the work done on them. */
-#define COST_BLOCK_BYTES ((size_t)4 << 20)
+/* Blocks double up to this size.  From a huge page on they are whole huge
+ * pages (ph_xmalloc_huge): in 4 KiB pages, a page fault every 40 vectors
+ * (13 events) cost more than the work done on them. */
+#define COST_BLOCK_BYTES (2 * PH_HUGE_PAGE)
 
 typedef struct cost_blocks {
     int64_t **block;
     size_t nblocks;
     size_t room;                   /* vectors left in the last block */
     int64_t *next;                 /* the first of them */
-    size_t grow;                   /* vectors of the next block */
+    size_t grow;                   /* bytes of the last block made */
 } cost_blocks;
 
-/* n zeroed vectors, one after the other. */
+/* n zeroed vectors, one after the other (zeroed as they are handed out:
+ * a block's pages are touched as it fills). */
 static int64_t *cost_alloc(cost_blocks *c, size_t n, size_t width)
 {
+    size_t vec = (width ? width : 1) * sizeof(int64_t);
     if (n > c->room) {
-        size_t bytes = (width ? width : 1) * sizeof(int64_t);
-        if (c->grow == 0)
-            c->grow = COST_BLOCK;
-        else if (c->grow * bytes < COST_BLOCK_BYTES)
-            c->grow *= 2;
-        size_t vecs = n > c->grow ? n : c->grow;
-        if (vecs > (SIZE_MAX / sizeof(int64_t) - 1) / (width ? width : 1))
+        if (n > SIZE_MAX / vec - 1)
             ph_oom();
+        size_t bytes = c->grow ? 2 * c->grow : COST_BLOCK * vec;
+        c->grow = bytes = bytes < COST_BLOCK_BYTES ? bytes : COST_BLOCK_BYTES;
+        if (bytes < n * vec)
+            bytes = n * vec;       /* a block of its own */
         c->block = ph_xrealloc(c->block, (c->nblocks + 1) * sizeof *c->block);
-        c->next = c->block[c->nblocks++] =
-            ph_xcalloc(vecs * width + 1, sizeof(int64_t));
-        c->room = vecs;
+        c->next = c->block[c->nblocks++] = bytes < PH_HUGE_PAGE
+                                               ? ph_xmalloc(bytes)
+                                               : ph_xmalloc_huge(bytes);
+        c->room = bytes / vec;
     }
     int64_t *v = c->next;
+    memset(v, 0, n * vec);
     c->next += n * width;
     c->room -= n;
     return v;

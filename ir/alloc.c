@@ -121,14 +121,14 @@ void ph_oom(void)
  * the TLB, which costs most in a virtual machine.  Blocks from BIG_BLOCK
  * up are asked for as transparent huge pages: only a hint, and an untouched
  * 2 MiB stays unbacked as before. */
-#define HUGE_PAGE ((size_t)2 << 20)
 #define BIG_BLOCK ((size_t)4 << 20)
 
 void ph_advise_huge(void *q, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-    uintptr_t a = ((uintptr_t)q + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    uintptr_t z = ((uintptr_t)q + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t mask = ~(uintptr_t)(PH_HUGE_PAGE - 1);
+    uintptr_t a = ((uintptr_t)q + PH_HUGE_PAGE - 1) & mask;
+    uintptr_t z = ((uintptr_t)q + n) & mask;
     if (z > a)
         (void)madvise((void *)a, (size_t)(z - a), MADV_HUGEPAGE);
 #else
@@ -149,6 +149,17 @@ void *ph_xmalloc(size_t n)
     return q;
 }
 
+void *ph_xmalloc_huge(size_t n)
+{
+    void *q = NULL;
+    if (!ph_mem_allows(n))
+        ph_oom();
+    if (posix_memalign(&q, PH_HUGE_PAGE, n ? n : 1) != 0)
+        ph_oom();
+    ph_advise_huge(q, n);
+    return q;
+}
+
 void *ph_xcalloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
@@ -163,8 +174,20 @@ void *ph_xcalloc(size_t n, size_t size)
     return q;
 }
 
+/* A big block that more than doubles (an array reserved at its bound)
+ * is copied into whole huge pages: realloc would write the copy, or the
+ * unaligned start of the new room, in 4 KiB page faults.  One that
+ * doubles keeps realloc, which moves its pages without a copy. */
 void *ph_xrealloc(void *p, size_t n)
 {
+    size_t old = p ? malloc_usable_size(p) : 0;
+    if (n >= BIG_BLOCK && old < n / 2) {
+        void *q = ph_xmalloc_huge(n);
+        if (old)
+            memcpy(q, p, old);
+        free(p);
+        return q;
+    }
     if (!ph_mem_allows(n))
         ph_oom();
     void *q = realloc(p, n ? n : 1);

@@ -37,17 +37,10 @@ void ph_arena_free(ph_arena *a)
     ph_arena_init(a);
 }
 
-#define HUGE_PAGE ((size_t)2 << 20)
 
 static ph_arena_block *new_block(size_t bytes)
 {
-    void *q = NULL;
-    if (bytes < HUGE_PAGE)
-        return ph_xmalloc(bytes);
-    if (posix_memalign(&q, HUGE_PAGE, bytes) != 0)
-        ph_oom();
-    ph_advise_huge(q, bytes);
-    return q;
+    return bytes < PH_HUGE_PAGE ? ph_xmalloc(bytes) : ph_xmalloc_huge(bytes);
 }
 
 /* Start a new block able to hold n bytes at alignment align. */

@@ -67,6 +67,12 @@ PH_API void ph_oom(void) __attribute__((noreturn));
 PH_API void *ph_xmalloc(size_t n);
 PH_API void *ph_xcalloc(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
+/* n bytes (not zeroed) at a huge page's boundary, asked for as
+ * transparent huge pages: a block of whole huge pages then takes one page
+ * fault per PH_HUGE_PAGE, none of 4 KiB at unaligned ends.  free() frees
+ * it. */
+#define PH_HUGE_PAGE ((size_t)2 << 20)
+PH_API void *ph_xmalloc_huge(size_t n);
 /* p grown from old to n bytes, the new ones zero.  A big one is a fresh
  * calloc with the old bytes copied in: its zero pages are not touched
  * until used (realloc and memset would touch all of them at once). */
