@@ -54,6 +54,7 @@ typedef struct writer {
     size_t nkeys, keycap;
     size_t *key_at;       /* location index -> key offset */
     uint32_t *loc_map;    /* location index -> mapping id */
+    uint32_t *loc_hash;   /* location index -> its key's hash */
     size_t nlocs, loccap;
     uint32_t *lslots;     /* hash of the keys: location index + 1 */
     size_t lmask;
@@ -101,17 +102,20 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     return w->map_id[o->id] = m->id;
 }
 
-static size_t key_hash(const uint64_t *k, size_t mask)
+static uint32_t key_hash(const uint64_t *k)
 {
-    return (size_t)ph_hash_bytes(k, (3 + 2 * k[2]) * 8, 0) & mask;
+    return (uint32_t)ph_hash_bytes(k, (3 + 2 * k[2]) * 8, 0);
 }
 
-static void grow_loc_hash(writer *w)
+/* Room in the hash for twice `locs` locations, put back by their hashes. */
+static void size_loc_hash(writer *w, size_t locs)
 {
-    size_t cap = w->lmask ? 2 * (w->lmask + 1) : 1024;
+    size_t cap = 1024;
+    while (cap < 2 * locs)
+        cap *= 2;
     uint32_t *slots = ph_xcalloc(cap, sizeof *slots);
     for (size_t i = 0; i < w->nlocs; i++) {
-        size_t j = key_hash(w->keys + w->key_at[i], cap - 1);
+        size_t j = w->loc_hash[i] & (cap - 1);
         while (slots[j])
             j = (j + 1) & (cap - 1);
         slots[j] = (uint32_t)i + 1;
@@ -154,11 +158,13 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
         m = nodes[m].parent ? nodes[m].parent - 1 : m;
     }
     if (2 * (w->nlocs + 1) > w->lmask)
-        grow_loc_hash(w);
-    size_t j = key_hash(k, w->lmask);
+        size_loc_hash(w, 2 * (w->nlocs + 1));
+    uint32_t h = key_hash(k);
+    size_t j = h & w->lmask;
     while (w->lslots[j]) {
         size_t li = w->lslots[j] - 1;
-        if (!memcmp(w->keys + w->key_at[li], k, need * 8))
+        if (w->loc_hash[li] == h &&
+            !memcmp(w->keys + w->key_at[li], k, need * 8))
             return w->loc_of[i].loc = (uint32_t)li + 1;
         j = (j + 1) & w->lmask;
     }
@@ -167,9 +173,12 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
         w->loccap = w->loccap ? 2 * w->loccap : 1024;
         w->key_at = ph_xrealloc(w->key_at, w->loccap * sizeof *w->key_at);
         w->loc_map = ph_xrealloc(w->loc_map, w->loccap * sizeof *w->loc_map);
+        w->loc_hash = ph_xrealloc(w->loc_hash,
+                                  w->loccap * sizeof *w->loc_hash);
     }
     w->key_at[w->nlocs] = w->nkeys;
     w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, top->obj);
+    w->loc_hash[w->nlocs] = h;
     w->nkeys += need;
     w->lslots[j] = (uint32_t)++w->nlocs;
     return w->loc_of[i].loc = (uint32_t)w->nlocs;
@@ -353,6 +362,7 @@ static void free_writer(writer *w, PbProfile *pb)
     free(w->keys);
     free(w->key_at);
     free(w->loc_map);
+    free(w->loc_hash);
     free(w->lslots);
     ph_pb_msg_free(&w->msg);
     ph_pb_msg_free(&w->sub);
@@ -382,6 +392,8 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     w.loccap = w.st->nnodes + 1;
     w.key_at = ph_xmalloc(w.loccap * sizeof *w.key_at);
     w.loc_map = ph_xmalloc(w.loccap * sizeof *w.loc_map);
+    w.loc_hash = ph_xmalloc(w.loccap * sizeof *w.loc_hash);
+    size_loc_hash(&w, w.loccap);
     w.keycap = 5 * w.loccap;
     w.keys = ph_xmalloc(w.keycap * sizeof *w.keys);
     mapping_id(&w, ph_main_object(p));   /* pprof's main binary comes first */
