@@ -180,7 +180,7 @@ void *ph_xcalloc(size_t n, size_t size)
  * doubles keeps realloc, which moves its pages without a copy. */
 void *ph_xrealloc(void *p, size_t n)
 {
-    size_t old = p ? malloc_usable_size(p) : 0;
+    size_t old = n >= BIG_BLOCK && p ? malloc_usable_size(p) : 0;
     if (n >= BIG_BLOCK && old < n / 2) {
         void *q = ph_xmalloc_huge(n);
         if (old)

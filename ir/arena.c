@@ -37,7 +37,6 @@ void ph_arena_free(ph_arena *a)
     ph_arena_init(a);
 }
 
-
 static ph_arena_block *new_block(size_t bytes)
 {
     return bytes < PH_HUGE_PAGE ? ph_xmalloc(bytes) : ph_xmalloc_huge(bytes);
