@@ -16,8 +16,7 @@ cd "$(dirname "$0")"
 # test of the pictures.
 PKGS="build-essential autoconf automake libtool pkg-config git
 libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev libyaml-dev
-libelf-dev
-libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
+libelf-dev libdwarf-dev libunwind-dev libpapi-dev libcunit1-dev
 valgrind binutils golang-go python3 python3-yaml hyperfine time zsh
 php8.2-cli php8.2-xdebug pyprof2calltree kcachegrind-converters
 libdevel-dprof-perl graphviz chromium chromium-driver"

@@ -2,9 +2,9 @@
  * pieces of work run side by side.  The count is set once by the front end
  * from --jobs or PROFHUB_JOBS: the callgrind reader's look-ahead threads
  * (importers/callgrind_par.c), the pprof reader's check of its samples,
- * diff's two inputs and two tables and the gzip thread of an output
- * (output.c) use it.  Every result is the same
- * whatever the number. */
+ * the functions' sums of rows (aggregate.c), diff's two inputs and two
+ * tables and the gzip thread of an output (output.c) use it.  Every
+ * result is the same whatever the number. */
 #ifndef PH_JOBS_H
 #define PH_JOBS_H
 

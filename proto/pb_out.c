@@ -19,13 +19,19 @@ void ph_pb_out_init(ph_pb_out *ob, ph_output *out)
     ob->out = out;
 }
 
-/* The tag of field `field` with wire type 2 and the length that follows. */
+/* The tag of field `field` with wire type 2 and the length that follows,
+ * at d (20 bytes of room); returns their end. */
+static unsigned char *put_head(unsigned char *d, unsigned field, size_t len)
+{
+    d = ph_put_varint(d, (uint64_t)field << 3 | 2);
+    return ph_put_varint(d, len);
+}
+
 static void write_head(ph_pb_out *ob, unsigned field, size_t len)
 {
-    unsigned char head[20], *end;
-    end = ph_put_varint(head, (uint64_t)field << 3 | 2);
-    end = ph_put_varint(end, len);
-    ph_output_write(ob->out, head, (size_t)(end - head));
+    unsigned char head[20];
+    size_t n = (size_t)(put_head(head, field, len) - head);
+    ph_output_write(ob->out, head, n);
 }
 
 void ph_pb_out_field(ph_pb_out *ob, unsigned field,
@@ -60,14 +66,6 @@ void ph_pb_msg_varint(ph_pb_msg *m, unsigned field, uint64_t v)
     m->n = (size_t)(ph_put_varint(d, v) - m->b);
 }
 
-/* The tag (wire type 2) and length of a field at the message's end, with
- * room reserved; returns where its bytes go. */
-static unsigned char *msg_head(ph_pb_msg *m, unsigned field, size_t len)
-{
-    unsigned char *d = ph_put_varint(m->b + m->n, (uint64_t)field << 3 | 2);
-    return ph_put_varint(d, len);
-}
-
 static size_t varint_len(uint64_t v)
 {
     size_t n = 1;
@@ -87,7 +85,7 @@ void ph_pb_msg_packed(ph_pb_msg *m, unsigned field, const uint64_t *v,
     for (size_t i = 0; i < n; i++)
         len += varint_len(v[i]);
     msg_reserve(m, 20 + len);
-    unsigned char *d = msg_head(m, field, len);
+    unsigned char *d = put_head(m->b + m->n, field, len);
     for (size_t i = 0; i < n; i++)
         d = ph_put_varint(d, v[i]);
     m->n = (size_t)(d - m->b);
@@ -97,7 +95,7 @@ void ph_pb_msg_bytes(ph_pb_msg *m, unsigned field, const void *data,
                      size_t len)
 {
     msg_reserve(m, 20 + len);
-    unsigned char *d = msg_head(m, field, len);
+    unsigned char *d = put_head(m->b + m->n, field, len);
     if (len)
         memcpy(d, data, len);
     m->n = (size_t)(d + len - m->b);
