@@ -333,6 +333,14 @@ PH_API const char *ph_entry_text(const ph_table *t, const ph_entry *e,
 /* Value of event ev for an entry (derived events from the entry's sums). */
 PH_API double ph_entry_value(const ph_table *t, const ph_entry *e,
                              const ph_event *ev, int inclusive);
+/* The entries among the first n that keep(t, entry, ctx) keeps move to
+ * the front, in the order they were; the others follow them in any order.
+ * Returns how many it kept.  In place: a table of every function of a big
+ * profile is the biggest thing a summary makes after the load. */
+PH_API size_t ph_table_keep(ph_table *t, size_t n,
+                            int (*keep)(const ph_table *t, const ph_entry *e,
+                                        void *ctx),
+                            void *ctx);
 /* Sort by |value| of ev (or calls), descending; ties by name. */
 PH_API void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by);
 /* The same for the first n entries, of which only the first top (0: all)

@@ -500,18 +500,25 @@ double ph_entry_value(const ph_table *t, const ph_entry *e,
     return ph_event_eval(t->profile, ev, inclusive ? e->incl : e->self);
 }
 
-/* qsort has no context argument: the sort keys are computed first. */
+/* qsort has no context argument: the sort keys are computed first, one
+ * small record per entry (a big profile's table is sorted whole). */
 typedef struct keyed {
     double key;
     uint64_t calls;        /* gprof -l's second key (0 elsewhere) */
+    size_t index;
+} keyed;
+
+/* The names of a run of entries of equal values, made only for the runs
+ * that reach the entries shown. */
+typedef struct named {
     const ph_profile *p;
     const char *label;     /* the entry's, or NULL: name's text */
     ph_str name;
     size_t index;
-} keyed;
+} named;
 
 /* Names compared without making a function's compound name into text. */
-static int cmp_names(const keyed *x, const keyed *y)
+static int cmp_names(const named *x, const named *y)
 {
     if (!x->label && !y->label)
         return ph_str_cmp(x->p, x->name, y->name);
@@ -529,21 +536,78 @@ static int cmp_values(const keyed *x, const keyed *y)
     return 0;
 }
 
-static int cmp_index(const keyed *x, const keyed *y)
+static int cmp_index(size_t x, size_t y)
 {
-    return x->index < y->index ? -1 : x->index > y->index;
+    return x < y ? -1 : x > y;
 }
 
 static int cmp_by_values(const void *a, const void *b)
 {
     int c = cmp_values(a, b);
-    return c ? c : cmp_index(a, b);
+    return c ? c : cmp_index(((const keyed *)a)->index,
+                             ((const keyed *)b)->index);
 }
 
 static int cmp_by_names(const void *a, const void *b)
 {
     int c = cmp_names(a, b);
-    return c ? c : cmp_index(a, b);
+    return c ? c : cmp_index(((const named *)a)->index,
+                             ((const named *)b)->index);
+}
+
+/* k[0..n), entries of equal values, in the order of their names. */
+static void sort_by_names(const ph_table *t, keyed *k, size_t n)
+{
+    named *v = ph_xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const ph_entry *e = &t->entries[k[i].index];
+        v[i] = (named){t->profile, e->label,
+                       e->label || !e->func ? 0 : e->func->name, k[i].index};
+    }
+    ph_qsort(v, n, sizeof *v, cmp_by_names);
+    for (size_t i = 0; i < n; i++)
+        k[i].index = v[i].index;
+    free(v);
+}
+
+static void swap_keyed(keyed *a, keyed *b)
+{
+    keyed x = *a;
+    *a = *b;
+    *b = x;
+}
+
+/* The first top of k[0..n) in cmp_by_values' order move to k[0..top), in
+ * any order: a quickselect, in place (qsort sorted all n with a buffer as
+ * big as k, the summary's peak on a big profile).  Its order is total (the
+ * index breaks ties), so the result does not depend on the pivots. */
+static void select_top(keyed *k, size_t n, size_t top)
+{
+    size_t lo = 0, hi = n;          /* top lies in [lo, hi] */
+    unsigned rounds = 64;           /* then qsort what is left */
+
+    while (hi - lo > 32 && rounds--) {
+        size_t mid = lo + (hi - lo) / 2, p = lo + 1;
+        if (cmp_by_values(&k[mid], &k[lo]) < 0)
+            swap_keyed(&k[mid], &k[lo]);
+        if (cmp_by_values(&k[hi - 1], &k[mid]) < 0) {
+            swap_keyed(&k[hi - 1], &k[mid]);
+            if (cmp_by_values(&k[mid], &k[lo]) < 0)
+                swap_keyed(&k[mid], &k[lo]);
+        }
+        swap_keyed(&k[lo], &k[mid]);        /* the median is the pivot */
+        for (size_t i = lo + 1; i < hi; i++)
+            if (cmp_by_values(&k[i], &k[lo]) < 0)
+                swap_keyed(&k[i], &k[p++]);
+        swap_keyed(&k[lo], &k[p - 1]);      /* its place: p - 1 */
+        if (top < p)
+            hi = p - 1;
+        else
+            lo = p;
+        if (lo >= top || hi <= top)
+            return;
+    }
+    ph_qsort(k + lo, hi - lo, sizeof *k, cmp_by_values);
 }
 
 /* Entry k[j].index moves to j: in place, one cycle of the permutation at
@@ -586,6 +650,27 @@ static void place_top(ph_table *t, const keyed *k, size_t n, size_t top)
     free(front);
 }
 
+size_t ph_table_keep(ph_table *t, size_t n,
+                     int (*keep)(const ph_table *t, const ph_entry *e,
+                                 void *ctx),
+                     void *ctx)
+{
+    size_t k = 0;
+    if (n > t->count)
+        n = t->count;
+    for (size_t i = 0; i < n; i++) {
+        if (!keep(t, &t->entries[i], ctx))
+            continue;
+        if (i != k) {
+            ph_entry e = t->entries[k];
+            t->entries[k] = t->entries[i];
+            t->entries[i] = e;
+        }
+        k++;
+    }
+    return k;
+}
+
 void ph_table_sort(ph_table *t, const ph_event *ev, ph_sort by)
 {
     ph_table_sort_top(t, t->count, ev, by, 0);
@@ -608,14 +693,24 @@ void ph_table_sort_top(ph_table *t, size_t n, const ph_event *ev, ph_sort by,
         double v = by == PH_SORT_CALLS ? (double)e->calls
                    : ev ? ph_entry_value(t, e, ev, by == PH_SORT_INCL) : 0;
         k[i] = (keyed){fabs(v), t->gprof_lines ? e->calls + e->self_calls : 0,
-                       t->profile, e->label,
-                       e->label || !e->func ? 0 : e->func->name, i};
+                       i};
     }
-    ph_qsort(k, n, sizeof *k, cmp_by_values);
+    if (top < n) {
+        select_top(k, n, top);
+        ph_qsort(k, top, sizeof *k, cmp_by_values);
+        /* the entries not shown whose value equals the last one shown
+         * follow it: names order that run */
+        for (size_t i = top, j = top; i < n; i++)
+            if (cmp_values(&k[i], &k[top - 1]) == 0)
+                swap_keyed(&k[i], &k[j++]);
+    } else {
+        ph_qsort(k, n, sizeof *k, cmp_by_values);
+    }
     for (size_t i = 0, j; i < top; i = j) {
         for (j = i + 1; j < n && cmp_values(&k[i], &k[j]) == 0; j++)
             ;
-        ph_qsort(k + i, j - i, sizeof *k, cmp_by_names);
+        if (j - i > 1)
+            sort_by_names(t, k + i, j - i);
     }
     if (top < n)
         place_top(t, k, n, top);

@@ -398,34 +398,23 @@ static void apply_gprof(ph_report *r)
 }
 
 /* Text reports are about one event: entries where it is zero (self,
- * inclusive and calls) move to the end, kept in order, and are not
- * listed; gprof's own event keeps its called functions, as gprof's flat
- * profile lists them with 0.00.  Machine formats keep every entry (they
- * carry every event). */
+ * inclusive and calls) move to the end and are not listed; gprof's own
+ * event keeps its called functions, as gprof's flat profile lists them
+ * with 0.00.  Machine formats keep every entry (they carry every event). */
+static int has_cost(const ph_table *t, const ph_entry *e, void *ctx)
+{
+    const ph_report *r = ctx;
+    return ph_entry_value(t, e, r->ev, 0) != 0 || ph_report_self(r, e) != 0 ||
+           (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
+           ((r->sort == PH_SORT_CALLS || ph_has_credits(r->p, r->ev)) &&
+            (e->calls || e->self_calls));
+}
+
 static void move_zeros_last(ph_report *r)
 {
-    ph_table *t = r->table;
-    ph_entry *tmp;
-    size_t i, k = 0, z = 0;
-
-    r->listed = t->count;
-    if (r->fmt != PH_REPORT_TEXT || !r->ev || t->count == 0)
-        return;
-    tmp = ph_xmalloc(t->count * sizeof *tmp);
-    for (i = 0; i < t->count; i++) {
-        const ph_entry *e = &t->entries[i];
-        if (ph_entry_value(t, e, r->ev, 0) != 0 ||
-            ph_report_self(r, e) != 0 ||
-            (e->has_incl && ph_entry_value(t, e, r->ev, 1) != 0) ||
-            ((r->sort == PH_SORT_CALLS || ph_has_credits(r->p, r->ev)) &&
-             (e->calls || e->self_calls)))
-            t->entries[k++] = *e;
-        else
-            tmp[z++] = *e;
-    }
-    memcpy(t->entries + k, tmp, z * sizeof *tmp);
-    free(tmp);
-    r->listed = k;
+    r->listed = r->table->count;
+    if (r->fmt == PH_REPORT_TEXT && r->ev)
+        r->listed = ph_table_keep(r->table, r->listed, has_cost, r);
 }
 
 /* Entries the report shows: the first top ones above the threshold. */

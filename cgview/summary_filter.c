@@ -120,6 +120,17 @@ static double total_of(const ph_report *r)
     return r->ev ? ph_event_eval(r->p, r->ev, r->table->totals) : 0;
 }
 
+typedef struct cut_at {
+    const ph_event *ev;
+    double cut;
+} cut_at;
+
+static int above_cut(const ph_table *t, const ph_entry *e, void *ctx)
+{
+    const cut_at *c = ctx;
+    return fabs(ph_entry_value(t, e, c->ev, e->has_incl)) >= c->cut;
+}
+
 void ph_view_filter_cut(ph_view_filter *vf, ph_report *r)
 {
     ph_table *t = r->table;
@@ -143,19 +154,9 @@ void ph_view_filter_cut(ph_view_filter *vf, ph_report *r)
         flat += ph_entry_value(t, &t->entries[i], r->ev, 0);
     cut = fabs(trunc(flat * vf->nodefraction));
     vf->cutoff = fabs(total_of(r) * vf->nodefraction);
-    size_t k = 0, d = 0, n = r->listed;
-    ph_entry *drop = ph_xmalloc((n + 1) * sizeof *drop);
-    for (size_t i = 0; i < n; i++) {
-        const ph_entry *e = &t->entries[i];
-        double v = ph_entry_value(t, e, r->ev, e->has_incl);
-        if (fabs(v) >= cut)
-            t->entries[k++] = *e;
-        else
-            drop[d++] = *e;
-    }
-    memcpy(t->entries + k, drop, d * sizeof *drop);
-    free(drop);
-    vf->dropped = d;
+    cut_at c = { r->ev, cut };
+    size_t k = ph_table_keep(t, r->listed, above_cut, &c);
+    vf->dropped = r->listed - k;
     r->listed = k;
 }
 
