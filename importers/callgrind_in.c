@@ -605,15 +605,11 @@ static int fast_cost_line(ph_cgread *r)
     return do_cost_tokens(r, &l) ? 1 : do_line(r) < 0 ? -1 : 1;
 }
 
-/* Bytes read between two progress calls: also how often the pages of a
- * mapped file behind the reader are given back (ph_input_progress). */
-#define PROGRESS_EVERY ((size_t)512 << 10)
-
 int ph_cg_read_file(ph_input *in, ph_profile *p)
 {
     ph_cgread r;
     int rc = 0;
-    size_t size = ph_input_size(in), next_progress = PROGRESS_EVERY;
+    size_t size = ph_input_size(in), next_progress = PH_CG_PROGRESS_EVERY;
     const char *base = (const char *)ph_input_data(in);
     ph_cgpipe *pp = NULL;
 
@@ -630,7 +626,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         return -1;
     }
     if (r.sc.end == base + size)
-        pp = ph_cgpipe_start(base, size, ph_jobs());
+        pp = ph_cgpipe_start(in, base, size, ph_jobs());
     if (pp) {
         ph_cgline l;
         int got;
@@ -644,10 +640,6 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
                 rc = -1;
                 break;
             }
-            if ((size_t)(r.sc.p - base) >= next_progress) {
-                next_progress += PROGRESS_EVERY;
-                ph_input_progress(in, (size_t)(r.sc.p - base));
-            }
         }
         /* The serial scanner goes on from here: at the end, after an
          * error, or at a chunk with a NUL byte in it. */
@@ -656,6 +648,8 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         else if (got == 0)
             r.sc.p = r.sc.clean = r.sc.end;
         ph_cgpipe_stop(pp);
+        while (next_progress <= (size_t)(r.sc.p - base))
+            next_progress += PH_CG_PROGRESS_EVERY;
     }
     while (rc == 0) {
         int got = fast_cost_line(&r);
@@ -670,7 +664,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         }
         if ((size_t)(r.sc.p - r.sc.s) > 0 &&
             (size_t)(r.sc.p - base) >= next_progress) {
-            next_progress += PROGRESS_EVERY;
+            next_progress += PH_CG_PROGRESS_EVERY;
             ph_input_progress(in, (size_t)(r.sc.p - base));
         }
     }

@@ -54,6 +54,11 @@ struct ph_cgpipe {
     size_t next_claim;      /* next chunk a worker takes */
     size_t consumed;        /* chunks the reader is done with */
     int stop;
+    /* Progress, reported by one worker at a time as the reader passes
+     * chunks, so that the reading thread does not give back the pages */
+    ph_input *in;
+    size_t next_report;
+    int reporting;
     pthread_t *th;
     int nth;
     char mem_context[256];  /* the reader's, for an out-of-memory message */
@@ -138,20 +143,44 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
     }
 }
 
+/* With the lock held: the bytes the reader is done with when they call
+ * for a progress report, which this thread then makes; else 0.  Chunk k
+ * starts at k * chunk or after, so the chunks before consumed hold all
+ * the bytes before consumed * chunk. */
+static size_t report_due(ph_cgpipe *pp)
+{
+    size_t done = pp->consumed * pp->chunk;
+    if (pp->reporting || done < pp->next_report || done > pp->len)
+        return 0;
+    pp->reporting = 1;
+    pp->next_report = done + PH_CG_PROGRESS_EVERY;
+    return done;
+}
+
 static void *worker(void *arg)
 {
     ph_cgpipe *pp = arg;
 
     ph_mem_set_context(pp->mem_context);
     for (;;) {
-        size_t k;
+        size_t k, done;
         chunk *c;
 
         pthread_mutex_lock(&pp->mu);
-        while (!pp->stop && pp->next_claim < pp->nchunks &&
-               (pp->next_claim >= pp->consumed + pp->nslots ||
-                pp->slots[pp->next_claim % pp->nslots].busy))
+        for (;;) {
+            if ((done = report_due(pp)) != 0) {
+                pthread_mutex_unlock(&pp->mu);
+                ph_input_progress(pp->in, done);
+                pthread_mutex_lock(&pp->mu);
+                pp->reporting = 0;
+                continue;
+            }
+            if (pp->stop || pp->next_claim >= pp->nchunks ||
+                (pp->next_claim < pp->consumed + pp->nslots &&
+                 !pp->slots[pp->next_claim % pp->nslots].busy))
+                break;
             pthread_cond_wait(&pp->cv, &pp->mu);
+        }
         if (pp->stop || pp->next_claim >= pp->nchunks) {
             pthread_mutex_unlock(&pp->mu);
             return NULL;
@@ -173,7 +202,8 @@ static void *worker(void *arg)
     }
 }
 
-ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs)
+ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
+                           int jobs)
 {
     ph_cgpipe *pp;
     int i;
@@ -181,6 +211,8 @@ ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs)
     if (jobs < 2 || len < MIN_SIZE)
         return NULL;
     pp = ph_xcalloc(1, sizeof *pp);
+    pp->in = in;
+    pp->next_report = PH_CG_PROGRESS_EVERY;
     pp->data = data;
     pp->len = len;
     pp->chunk = len / 16 < CHUNK_MIN ? CHUNK_MIN

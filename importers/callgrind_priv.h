@@ -56,9 +56,16 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
 
 typedef struct ph_cgpipe ph_cgpipe;
 
-/* Threads over data (len bytes, no NUL in the first ones the scanner
- * checked); NULL when one thread is asked for or the input is small. */
-ph_cgpipe *ph_cgpipe_start(const char *data, size_t len, int jobs);
+/* Bytes read between two progress calls (ph_input_progress): also how
+ * often the pages of a mapped file behind the reader are given back. */
+#define PH_CG_PROGRESS_EVERY ((size_t)512 << 10)
+
+/* Threads over in's data (len bytes, no NUL in the first ones the scanner
+ * checked); NULL when one thread is asked for or the input is small.  The
+ * threads report the reader's progress to in (the pages given back cost
+ * the reading thread a twentieth of its time). */
+ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
+                           int jobs);
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
