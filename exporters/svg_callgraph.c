@@ -262,7 +262,8 @@ int ph_svg_callgraph(const ph_profile *p, const ph_svg_opts *o, ph_output *out)
 {
     cgraph g;
     int rc = -1, depth = o->depth ? o->depth : DEFAULT_DEPTH;
-    char dot_path[4096] = "", svg_path[4096] = "";
+    char dot_path[4096] = "";
+    char svg_path[sizeof dot_path + sizeof ".svg"] = "";  /* dot_path.svg */
     const char *tmp = getenv("TMPDIR");
     memset(&g, 0, sizeof g);
     g.p = p;
