@@ -212,12 +212,13 @@ struct ph_profile {
     uint32_t root_first;    /* roots are linked by sibling */
     /* Only for adding: the last child (index 0: the last root) and the
      * last sample of each node, and the child lookup table (node ids,
-     * found by hashing (parent, frame)); dropped by ph_tree_settle and
+     * found by hashing (parent, frame), tree.c); dropped by ph_tree_settle and
      * made again from the nodes when something is added afterwards. */
     uint32_t *last_child;   /* capnodes + 1 entries */
     uint32_t *last_sample;
-    uint32_t *nodeslots;
+    uint32_t *nodeslots;    /* the children of parents with many */
     size_t nodemask;        /* 0 when there is no lookup table */
+    size_t nslotted;        /* node ids in it */
     ph_vec samples;
 
     /* aggregates (aggregate.c) */

@@ -28,7 +28,7 @@ static void drop_build_tables(ph_profile *p)
     free(p->last_sample);
     free(p->nodeslots);
     p->last_child = p->last_sample = p->nodeslots = NULL;
-    p->nodemask = 0;
+    p->nodemask = p->nslotted = 0;
 }
 
 void ph_tree_free(ph_profile *p)
@@ -117,6 +117,36 @@ static uint64_t hash_child(const ph_profile *p, uint32_t parent,
     return ph_hash64(p->seed ^ ((uint64_t)parent << 32 | frame));
 }
 
+/* A parent's first NARROW children are found by walking its list, the
+ * others through a table of node ids hashed by (parent, frame).  Most
+ * parents of a context tree have one child or a few, so the table holds a
+ * small part of the nodes (one of every node was a random write per node,
+ * a fifth of a big heap profile's summary). */
+#define NARROW 4
+
+static uint32_t first_child(const ph_profile *p, uint32_t pid)
+{
+    return pid ? ph_node_by_id(p, pid)->child : p->root_first;
+}
+
+/* Children of pid, counted up to NARROW. */
+static unsigned count_children(const ph_profile *p, uint32_t pid)
+{
+    unsigned k = 0;
+    for (uint32_t c = first_child(p, pid); c && k < NARROW; k++)
+        c = ph_node_by_id(p, c)->sibling;
+    return k;
+}
+
+/* Children of pid past its first NARROW: those the table holds. */
+static size_t count_past_narrow(const ph_profile *p, uint32_t pid)
+{
+    size_t n = 0;
+    for (uint32_t c = first_child(p, pid); c; c = ph_node_by_id(p, c)->sibling)
+        n++;
+    return n > NARROW ? n - NARROW : 0;
+}
+
 static void slot_insert(ph_profile *p, uint32_t id)
 {
     const ph_node *n = ph_node_by_id(p, id);
@@ -124,19 +154,53 @@ static void slot_insert(ph_profile *p, uint32_t id)
     while (p->nodeslots[i])
         i = (i + 1) & p->nodemask;
     p->nodeslots[i] = id;
+    p->nslotted++;
 }
 
-/* A lookup table for at least need nodes, at most half full. */
-static void make_slots(ph_profile *p, size_t need)
+static void alloc_slots(ph_profile *p, size_t need)
 {
     size_t cap = 64;
     while (cap < 2 * need + 2)
         cap *= 2;
-    free(p->nodeslots);
     p->nodeslots = ph_xcalloc(cap, sizeof *p->nodeslots);
     p->nodemask = cap - 1;
-    for (uint32_t id = 1; id <= p->nnodes; id++)
-        slot_insert(p, id);
+    p->nslotted = 0;
+}
+
+/* The table made from the tree, at most half full; a parent's children
+ * go in in the order of its list: of equal children the first is found
+ * first, as by the walk. */
+static void make_slots(ph_profile *p)
+{
+    size_t need = 0;
+    for (uint32_t pid = 0; pid <= p->nnodes; pid++)
+        need += count_past_narrow(p, pid);
+    free(p->nodeslots);
+    alloc_slots(p, need);
+    for (uint32_t pid = 0; pid <= p->nnodes; pid++)
+        for (uint32_t c = first_child(p, pid), k = 0; c;
+             c = ph_node_by_id(p, c)->sibling)
+            if (k < NARROW)
+                k++;
+            else
+                slot_insert(p, c);
+}
+
+/* Twice the room, the ids put back from the old table: from just after
+ * an empty slot, so that equal children keep their order in a run. */
+static void grow_slots(ph_profile *p)
+{
+    uint32_t *old = p->nodeslots;
+    size_t cap = p->nodemask + 1, e = 0;
+    while (old[e])
+        e++;
+    alloc_slots(p, cap / 2);    /* twice cap */
+    for (size_t k = 1; k <= cap; k++) {
+        uint32_t id = old[(e + k) & (cap - 1)];
+        if (id)
+            slot_insert(p, id);
+    }
+    free(old);
 }
 
 /* Room for per-node entries up to id n (+1: last_child[0] is the roots'). */
@@ -177,7 +241,7 @@ static void reserve_nodes(ph_profile *p, size_t n)
             const ph_sample *s = p->samples.v[i];
             p->last_sample[ph_node_id(p, s->node)] = (uint32_t)i + 1;
         }
-        make_slots(p, p->nnodes);
+        make_slots(p);
     }
     p->capnodes = cap;
 }
@@ -209,7 +273,10 @@ static ph_node *new_slot(ph_profile *p, uint32_t *id)
     return ph_node_by_id(p, *id);
 }
 
-static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame)
+/* A new last child of parent; had: its children before, counted up to
+ * NARROW (count_children). */
+static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame,
+                          unsigned had)
 {
     uint32_t pid = parent ? ph_node_id(p, parent) : 0, id, last;
     reserve_nodes(p, p->nnodes + 1);
@@ -228,10 +295,11 @@ static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame)
     p->last_child[pid] = id;
     p->last_child[id] = 0;
     p->last_sample[id] = 0;
-    if (2 * (p->nnodes + 1) > p->nodemask + 1)
-        make_slots(p, p->nnodes);
-    else
+    if (had >= NARROW) {
+        if (2 * (p->nslotted + 1) > p->nodemask)
+            grow_slots(p);
         slot_insert(p, id);
+    }
     ph_profile_invalidate(p);
     return n;
 }
@@ -249,22 +317,33 @@ ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
 {
     uint32_t frame = node_frame(p, f, obj, addr, line, flags);
     uint32_t pid = parent ? ph_node_id(p, parent) : 0;
-    if (!p->nodeslots)
-        reserve_nodes(p, p->nnodes + 1);
-    for (size_t i = hash_child(p, pid, frame) & p->nodemask;
-         p->nodeslots[i]; i = (i + 1) & p->nodemask) {
-        ph_node *n = ph_node_by_id(p, p->nodeslots[i]);
-        if (n->parent == pid && n->frame == frame)
+    uint32_t c = first_child(p, pid);
+    unsigned had = 0;
+    for (; c && had < NARROW; had++) {
+        ph_node *n = ph_node_by_id(p, c);
+        if (n->frame == frame)
             return n;
+        c = n->sibling;
     }
-    return make_node(p, parent, frame);
+    if (c) {
+        if (!p->nodeslots)
+            reserve_nodes(p, p->nnodes + 1);
+        for (size_t i = hash_child(p, pid, frame) & p->nodemask;
+             p->nodeslots[i]; i = (i + 1) & p->nodemask) {
+            ph_node *n = ph_node_by_id(p, p->nodeslots[i]);
+            if (n->parent == pid && n->frame == frame)
+                return n;
+        }
+    }
+    return make_node(p, parent, frame, had);
 }
 
 ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,
                      ph_object *obj, uint64_t addr, uint32_t line,
                      uint32_t flags)
 {
-    return make_node(p, parent, node_frame(p, f, obj, addr, line, flags));
+    return make_node(p, parent, node_frame(p, f, obj, addr, line, flags),
+                     count_children(p, parent ? ph_node_id(p, parent) : 0));
 }
 
 size_t ph_node_count(const ph_profile *p)

@@ -145,6 +145,42 @@ static void test_add_after_read(void)
     ph_profile_free(p);
 }
 
+/* A child is found whatever its parent's number of children (a few are
+ * walked, many are looked up in a table), before and after the profile
+ * was read; of equal children (ph_node_new) the first is found. */
+static void test_few_and_many_children(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    ph_event_add(p, "samples");
+    ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
+    ph_node *kids[40];
+    for (uint32_t i = 0; i < 40; i++) {
+        kids[i] = ph_node_child(p, r, f, NULL, i, 0, 0);
+        CU_ASSERT_EQUAL(ph_node_count(p), i + 2);
+        for (uint32_t j = 0; j <= i; j++)
+            CU_ASSERT_PTR_EQUAL(ph_node_child(p, r, f, NULL, j, 0, 0),
+                                kids[j]);
+        CU_ASSERT_EQUAL(ph_node_count(p), i + 2);
+    }
+    ph_node *q = ph_node_child(p, NULL, f, NULL, 1, 0, 0);
+    ph_node *twin[3];
+    for (int k = 0; k < 3; k++)
+        twin[k] = ph_node_new(p, q, m, NULL, 7, 0, 0);
+    for (uint32_t i = 0; i < 30; i++) {
+        CU_ASSERT_PTR_EQUAL(ph_node_child(p, q, m, NULL, 7, 0, 0), twin[0]);
+        ph_node_new(p, q, m, NULL, 100 + i, 0, 0);
+    }
+    ph_sample_add(p, twin[2], NULL, (int64_t[]){ 1 }, 1, NULL, 0);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 1);   /* read */
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, q, m, NULL, 7, 0, 0), twin[0]);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, r, f, NULL, 39, 0, 0), kids[39]);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, NULL, f, NULL, 1, 0, 0), q);
+    CU_ASSERT_PTR_NOT_EQUAL(twin[1], twin[0]);
+    ph_profile_free(p);
+}
+
 /* Functions are told apart by (name, file, object); ids are dense. */
 static void test_symbols(void)
 {
@@ -200,5 +236,6 @@ void ph_test_register_tree(void)
     CU_add_test(s, "deep recursion", test_deep);
     CU_add_test(s, "samples and labels", test_samples);
     CU_add_test(s, "adding after the profile was read", test_add_after_read);
+    CU_add_test(s, "few and many children", test_few_and_many_children);
     CU_add_test(s, "symbols and jumps", test_symbols);
 }
