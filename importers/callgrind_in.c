@@ -173,14 +173,12 @@ static ph_func *resolve_func(ph_cgread *r, uint64_t id, ph_str name,
     ph_cgent *ent = id ? ph_cg_find_id(&r->fns, id - 1, 0) : NULL;
     ph_func *f;
 
-    if (ent && ent->cache && ent->k1 == file && ent->k2 == obj)
-        return ent->cache;
+    f = ent ? ent->cache : NULL;
+    if (f && f->file == file && f->object == obj)
+        return f;
     f = ph_func_get(r->p, name, file, obj);
-    if (ent) {
+    if (ent)
         ent->cache = f;
-        ent->k1 = file;
-        ent->k2 = obj;
-    }
     return f;
 }
 

@@ -234,28 +234,24 @@ int ph_cg_toklen(const char *q, const char *e);
 /* Compressed-name tables. */
 
 /* One id of one kind: its name and what it resolved to last time (an
- * object, a file, or a function with the file and object it was resolved
- * with), so that "fn=(12)" costs one array lookup. */
+ * object, a file, or a function, whose own file and object say what it
+ * was resolved with), so that "fn=(12)" costs one array lookup.  16
+ * bytes: ids count every name valgrind met in the run, and those a file
+ * uses are spread thin among them (38,000 of the first 223,000 in a
+ * --separate-callers file), so the array is mostly holes. */
 typedef struct ph_cgent {
     ph_str name;
     int defined;        /* part count when defined; 0 = never */
     void *cache;
-    const void *k1, *k2;
 } ph_cgent;
 
-/* Small ids (the normal case) index an array of 4-byte slots, each the
- * place + 1 of the id's entry among the entries made (0: none yet): ids
- * count every name valgrind met in the run, and those a file uses are
- * spread thin among them (38,000 of the first 223,000 in a
- * --separate-callers file), so a slot costs 4 bytes, not an entry's 32.
- * Ids far beyond what the file could define go to an open-addressing
- * table, so a huge id in a small file allocates nothing big. */
+/* Small ids (the normal case) index an array; ids far beyond what the file
+ * could define go to an open-addressing table, so a huge id in a small
+ * file allocates nothing big. */
 typedef struct ph_cgids {
-    uint32_t *dense;
+    ph_cgent *dense;
     size_t ndense;
     size_t limit;
-    ph_cgent *ents;
-    size_t nents, capents;
     uint64_t *hkey;
     ph_cgent *hval;
     size_t hcap, hused;

@@ -189,18 +189,7 @@ ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
                                     n * sizeof *t->dense);
             t->ndense = n;
         }
-        if (!t->dense[id]) {
-            if (!create)
-                return NULL;
-            if (t->nents == t->capents) {
-                size_t cap = t->capents ? 2 * t->capents : 256;
-                t->ents = ph_xrecalloc(t->ents, t->capents * sizeof *t->ents,
-                                       cap * sizeof *t->ents);
-                t->capents = cap;
-            }
-            t->dense[id] = (uint32_t)++t->nents;
-        }
-        return &t->ents[t->dense[id] - 1];
+        return &t->dense[id];
     }
     if (t->hcap == 0 || (create && 2 * (t->hused + 1) > t->hcap)) {
         size_t ncap = t->hcap ? 2 * t->hcap : 64, j;
@@ -241,7 +230,6 @@ ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
 void ph_cg_free_ids(ph_cgids *t)
 {
     free(t->dense);
-    free(t->ents);
     free(t->hkey);
     free(t->hval);
 }
