@@ -110,17 +110,27 @@ static void test_samples(void)
     ph_profile_free(p);
 }
 
+/* A profile of one event, "samples", with functions main and f and a
+ * root node of main, for the tests that grow trees under it. */
+static ph_profile *main_root(ph_func **m, ph_func **f, ph_node **r)
+{
+    ph_profile *p = ph_profile_new();
+    *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
+    *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    ph_event_add(p, "samples");
+    *r = ph_node_child(p, NULL, *m, NULL, 0, 0, 0);
+    return p;
+}
+
 /* Adding after the profile was read (its building tables dropped by the
  * first aggregate) finds the nodes already there and links new children
  * and samples after the old ones; a tree wider than one node chunk keeps
  * ids dense and addresses stable. */
 static void test_add_after_read(void)
 {
-    ph_profile *p = ph_profile_new();
-    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
-    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
-    ph_event_add(p, "samples");
-    ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
+    ph_func *m, *f;
+    ph_node *r;
+    ph_profile *p = main_root(&m, &f, &r);
     ph_node *kids[10000];
     for (uint32_t i = 0; i < 10000; i++)
         kids[i] = ph_node_child(p, r, f, NULL, i, 0, 0);
@@ -150,11 +160,9 @@ static void test_add_after_read(void)
  * was read; of equal children (ph_node_new) the first is found. */
 static void test_few_and_many_children(void)
 {
-    ph_profile *p = ph_profile_new();
-    ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
-    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
-    ph_event_add(p, "samples");
-    ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
+    ph_func *m, *f;
+    ph_node *r;
+    ph_profile *p = main_root(&m, &f, &r);
     ph_node *kids[40];
     for (uint32_t i = 0; i < 40; i++) {
         kids[i] = ph_node_child(p, r, f, NULL, i, 0, 0);
