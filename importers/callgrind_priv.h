@@ -62,8 +62,8 @@ typedef struct ph_cgpipe ph_cgpipe;
 
 /* Threads over in's data (len bytes, no NUL in the first ones the scanner
  * checked); NULL when one thread is asked for or the input is small.  The
- * threads report the reader's progress to in (the pages given back cost
- * the reading thread a twentieth of its time). */
+ * threads report the reader's progress to in, which gives back the pages
+ * behind it: work the reading thread is spared. */
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
                            int jobs);
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner

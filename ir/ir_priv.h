@@ -212,8 +212,9 @@ struct ph_profile {
     uint32_t root_first;    /* roots are linked by sibling */
     /* Only for adding: the last child (index 0: the last root) and the
      * last sample of each node, and the child lookup table (node ids,
-     * found by hashing (parent, frame), tree.c); dropped by ph_tree_settle and
-     * made again from the nodes when something is added afterwards. */
+     * found by hashing (parent, frame); tree.c says which); dropped by
+     * ph_tree_settle and made again from the nodes when something is
+     * added afterwards. */
     uint32_t *last_child;   /* capnodes + 1 entries */
     uint32_t *last_sample;
     uint32_t *nodeslots;    /* the children of parents with many */

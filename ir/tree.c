@@ -120,8 +120,8 @@ static uint64_t hash_child(const ph_profile *p, uint32_t parent,
 /* A parent's first NARROW children are found by walking its list, the
  * others through a table of node ids hashed by (parent, frame).  Most
  * parents of a context tree have one child or a few, so the table holds a
- * small part of the nodes (one of every node was a random write per node,
- * a fifth of a big heap profile's summary). */
+ * small part of the nodes (a table of every node, probed for every frame
+ * of every sample, was a third of a big heap profile's summary). */
 #define NARROW 4
 
 static uint32_t first_child(const ph_profile *p, uint32_t pid)
