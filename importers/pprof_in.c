@@ -346,12 +346,9 @@ static const Perftools__Profiles__Sample *decode_sample(const reader *r,
                                                         ph_pb_scratch *sc,
                                                         size_t i)
 {
-    unsigned wt;
     size_t a, b;
     ph_pb_scratch_reset(sc);
-    if (ph_pb_field_at(r->data, r->len,
-                       ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i), &wt, &a,
-                       &b) < 0 || wt != 2)
+    if (ph_pb_record(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, &a, &b) < 0)
         return NULL;
     return perftools__profiles__sample__unpack(ph_pb_scratch_allocator(sc),
                                                b - a, r->data + a);
@@ -527,26 +524,13 @@ static void free_reader(reader *r)
  * sample field is not a message. */
 static PbProfile *unpack(reader *r)
 {
-    size_t ns = r->ix.n[PH_PPROF_SAMPLE], keep = r->len, pos = 0;
-    unsigned wt;
-    size_t a, b;
-    for (size_t i = 0; i < ns; i++) {
-        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
-        if (ph_pb_field_at(r->data, r->len, off, &wt, &a, &b) < 0 ||
-            wt != 2)
-            return perftools__profiles__profile__unpack(
-                ph_pb_allocator(), r->len, r->data);
-        keep -= b - off;
-    }
-    unsigned char *rest = ph_xmalloc(keep ? keep : 1), *d = rest;
-    for (size_t i = 0; i < ns; i++) {
-        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
-        (void)ph_pb_field_at(r->data, r->len, off, &wt, &a, &b);
-        memcpy(d, r->data + pos, off - pos);
-        d += off - pos;
-        pos = b;
-    }
-    memcpy(d, r->data + pos, r->len - pos);
+    static const int samples[] = { PH_PPROF_SAMPLE };
+    size_t ns = r->ix.n[PH_PPROF_SAMPLE], keep;
+    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, samples, 1,
+                                        &keep);
+    if (!rest)
+        return perftools__profiles__profile__unpack(ph_pb_allocator(),
+                                                    r->len, r->data);
     PbProfile *pb = perftools__profiles__profile__unpack(ph_pb_allocator(),
                                                          keep, rest);
     free(rest);

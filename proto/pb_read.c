@@ -4,6 +4,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <protobuf-c/protobuf-c.h>
 
@@ -111,6 +112,61 @@ int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
     if (ph_pb_index_build(ix, data, len, &bad, &why) == 0)
         return 0;
     return ph_input_error_off(in, bad, "%s", why);
+}
+
+int ph_pb_record(const ph_pb_index *ix, const unsigned char *data,
+                 size_t len, int f, size_t i, size_t *a, size_t *b)
+{
+    unsigned wt;
+    if (ph_pb_field_at(data, len, ph_pb_index_off(ix, f, i), &wt, a, b) < 0 ||
+        wt != 2)
+        return -1;
+    return 0;
+}
+
+/* The next record to leave out, in the order of the bytes: the fields'
+ * records each come in order, so the first of their next ones. */
+static int next_left_out(const ph_pb_index *ix, const int *fields, size_t n,
+                         const size_t *at, size_t *k)
+{
+    int found = 0;
+    for (size_t j = 0; j < n; j++) {
+        int f = fields[j];
+        if (at[j] < ix->n[f] &&
+            (!found || ix->off[f][at[j]] < ix->off[fields[*k]][at[*k]])) {
+            *k = j;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
+                             size_t len, const int *fields, size_t n,
+                             size_t *out_len)
+{
+    size_t keep = len, pos = 0, k = 0, a, b;
+    size_t *at = ph_xcalloc(n + 1, sizeof *at);
+    for (size_t j = 0; j < n; j++)
+        for (size_t i = 0; i < ix->n[fields[j]]; i++) {
+            if (ph_pb_record(ix, data, len, fields[j], i, &a, &b) < 0) {
+                free(at);
+                return NULL;
+            }
+            keep -= b - ph_pb_index_off(ix, fields[j], i);
+        }
+    unsigned char *rest = ph_xmalloc(keep ? keep : 1), *d = rest;
+    while (next_left_out(ix, fields, n, at, &k)) {
+        size_t off = ix->off[fields[k]][at[k]++];
+        (void)ph_pb_record(ix, data, len, fields[k], at[k] - 1, &a, &b);
+        memcpy(d, data + pos, off - pos);
+        d += off - pos;
+        pos = b;
+    }
+    memcpy(d, data + pos, len - pos);
+    free(at);
+    *out_len = keep;
+    return rest;
 }
 
 int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,

@@ -30,6 +30,20 @@ struct ProtobufCAllocator *ph_pb_scratch_allocator(ph_pb_scratch *s);
 void ph_pb_scratch_reset(ph_pb_scratch *s);
 void ph_pb_scratch_free(ph_pb_scratch *s);
 
+/* The message's bytes without its top-level fields numbered fields[0..n)
+ * (the bulk of a big profile: protobuf-c makes a struct and arrays for
+ * every record it decodes, so those are decoded one at a time instead),
+ * in a malloc'd block of *out_len bytes; NULL when one of them is not
+ * length-delimited (then the whole message is decoded as it is). */
+unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
+                             size_t len, const int *fields, size_t n,
+                             size_t *out_len);
+
+/* The payload [*a, *b) of the i-th record of length-delimited top-level
+ * field f; -1 when its bytes are not such a field. */
+int ph_pb_record(const ph_pb_index *ix, const unsigned char *data,
+                 size_t len, int f, size_t i, size_t *a, size_t *b);
+
 /* A decoded message's string table, interned into the profile. */
 typedef struct ph_pb_strtab {
     ph_input *in;
