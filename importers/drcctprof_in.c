@@ -41,10 +41,21 @@ PH_DECLARE_IMPORTER(drcctprof);
 
 typedef Drcctprof__Profile__Profile PbProfile;
 
+/* A context's fields the tree is built from, kept for every context
+ * record (see unpack). */
+typedef struct context {
+    uint64_t id, parent_id, location_id;
+} context;
+
 typedef struct reader {
     ph_input *in;
     ph_profile *p;
+    const unsigned char *data;
+    size_t len;
     const PbProfile *pb;
+    ph_pb_scratch *scratch; /* non-NULL: pb holds no contexts or samples */
+    context *ctx;
+    size_t nctx;
     ph_pb_index ix;
     ph_pb_strtab st;
     ph_idmap files, funcs, locs, ctxs;
@@ -176,7 +187,7 @@ static int read_symbols(reader *r)
 /* Make the node(s) of context ci under parent. */
 static int make_context_node(reader *r, size_t ci, ph_node *parent)
 {
-    const Drcctprof__Profile__Context *c = r->pb->context[ci];
+    const context *c = &r->ctx[ci];
     size_t off = ph_pb_index_off(&r->ix, PH_DRCC_CONTEXT, ci);
     int64_t li = ph_idmap_get(&r->locs, c->location_id);
     ph_node *node = parent;
@@ -208,19 +219,18 @@ static int make_context_node(reader *r, size_t ci, ph_node *parent)
 
 static int read_contexts(reader *r)
 {
-    const PbProfile *pb = r->pb;
-    size_t n = pb->n_context;
+    const context *ctx = r->ctx;
+    size_t n = r->nctx;
     ph_idmap_init(&r->ctxs, n);
     r->node_of = ph_xcalloc(n + 1, sizeof *r->node_of);
     r->state = ph_xcalloc(n + 1, 1);
     /* Real files repeat a context record (fig7: 3,234 records, 781 ids);
      * repeats that agree are one context, others are an error. */
     for (size_t i = 0; i < n; i++) {
-        const Drcctprof__Profile__Context *c = pb->context[i];
+        const context *c = &ctx[i];
         if (ph_idmap_put(&r->ctxs, c->id, (uint32_t)i) == 0)
             continue;
-        const Drcctprof__Profile__Context *first =
-            pb->context[ph_idmap_get(&r->ctxs, c->id)];
+        const context *first = &ctx[ph_idmap_get(&r->ctxs, c->id)];
         if (first->location_id != c->location_id ||
             first->parent_id != c->parent_id)
             return ph_input_error_off(r->in,
@@ -241,7 +251,7 @@ static int read_contexts(reader *r)
         while (r->state[ci] == 0) {
             r->state[ci] = 1;
             chain[depth++] = ci;
-            uint64_t pid = pb->context[ci]->parent_id;
+            uint64_t pid = ctx[ci].parent_id;
             if (pid == 0)
                 break;
             int64_t pi = ph_idmap_get(&r->ctxs, pid);
@@ -249,13 +259,13 @@ static int read_contexts(reader *r)
             if (pi < 0) {
                 rc = ph_input_error_off(r->in, off, "context %" PRIu64
                                         " names unknown parent id %" PRIu64,
-                                        pb->context[ci]->id, pid);
+                                        ctx[ci].id, pid);
                 break;
             }
             if (r->state[pi] == 1) {
                 rc = ph_input_error_off(r->in, off, "context %" PRIu64
                                         " is its own ancestor (parent id %"
-                                        PRIu64 ")", pb->context[ci]->id, pid);
+                                        PRIu64 ")", ctx[ci].id, pid);
                 break;
             }
             ci = (size_t)pi;
@@ -273,6 +283,43 @@ static int read_contexts(reader *r)
     return rc;
 }
 
+static size_t sample_count(const reader *r)
+{
+    return r->scratch ? r->ix.n[PH_DRCC_SAMPLE] : r->pb->n_sample;
+}
+
+/* Record i of field f decoded into scratch (valid until its next reset),
+ * by unpack (a Context or Sample unpacker); NULL when it does not decode. */
+static void *decode_record(const reader *r, int f, size_t i,
+                           void *(*unpack)(ProtobufCAllocator *, size_t,
+                                           const uint8_t *))
+{
+    size_t a, b;
+    ph_pb_scratch_reset(r->scratch);
+    if (ph_pb_record(&r->ix, r->data, r->len, f, i, &a, &b) < 0)
+        return NULL;
+    return unpack(ph_pb_scratch_allocator(r->scratch), b - a, r->data + a);
+}
+
+static void *unpack_sample(ProtobufCAllocator *a, size_t n, const uint8_t *d)
+{
+    return drcctprof__profile__sample__unpack(a, n, d);
+}
+
+static void *unpack_context(ProtobufCAllocator *a, size_t n,
+                            const uint8_t *d)
+{
+    return drcctprof__profile__context__unpack(a, n, d);
+}
+
+/* Sample i: decoded now into the scratch when the message was unpacked
+ * without its samples (valid until the next call). */
+static const Drcctprof__Profile__Sample *sample_at(const reader *r, size_t i)
+{
+    return r->scratch ? decode_record(r, PH_DRCC_SAMPLE, i, unpack_sample)
+                      : r->pb->sample[i];
+}
+
 static int read_samples(reader *r)
 {
     const PbProfile *pb = r->pb;
@@ -280,8 +327,8 @@ static int read_samples(reader *r)
     int64_t *vals = ph_xcalloc(width + 1, sizeof *vals);
     ph_part *part = ph_part_add(r->p, PH_PART_WHOLE);
     int rc = 0;
-    for (size_t i = 0; i < pb->n_sample && rc == 0; i++) {
-        const Drcctprof__Profile__Sample *s = pb->sample[i];
+    for (size_t i = 0; i < sample_count(r) && rc == 0; i++) {
+        const Drcctprof__Profile__Sample *s = sample_at(r, i);
         size_t off = ph_pb_index_off(&r->ix, PH_DRCC_SAMPLE, i);
         int64_t ci = ph_idmap_get(&r->ctxs, s->context_id);
         if (ci < 0) {
@@ -332,8 +379,52 @@ static void free_reader(reader *r)
     free(r->state);
     free(r->slot);
     free(r->is_str);
+    free(r->ctx);
+    ph_pb_scratch_free(r->scratch);
     if (r->pb)
         drcctprof__profile__profile__free_unpacked((PbProfile *)r->pb, ph_pb_allocator());
+}
+
+/* The message without its contexts and samples, which are most of a big
+ * profile's bytes and, decoded all at once, took 15 times the file: the
+ * other fields are decoded as they are, each context's id, parent and
+ * location kept (24 bytes), the samples decoded one at a time as they are
+ * read.  Every context and sample is decoded here, so a profile that does
+ * not decode is refused before anything else is checked, as when the
+ * whole message was decoded.  Falls back to decoding the whole message
+ * when a context or sample field is not a message. */
+static int unpack(reader *r)
+{
+    static const int bulk[] = { PH_DRCC_CONTEXT, PH_DRCC_SAMPLE };
+    size_t keep;
+    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, bulk, 2,
+                                        &keep);
+    if (rest) {
+        r->pb = drcctprof__profile__profile__unpack(ph_pb_allocator(), keep,
+                                                    rest);
+        free(rest);
+        r->scratch = ph_pb_scratch_new();
+        r->nctx = r->ix.n[PH_DRCC_CONTEXT];
+    } else {
+        r->pb = drcctprof__profile__profile__unpack(ph_pb_allocator(),
+                                                    r->len, r->data);
+        r->nctx = r->pb ? r->pb->n_context : 0;
+    }
+    if (!r->pb)
+        return -1;
+    r->ctx = ph_xmalloc((r->nctx + 1) * sizeof *r->ctx);
+    for (size_t i = 0; i < r->nctx; i++) {
+        const Drcctprof__Profile__Context *c =
+            r->scratch ? decode_record(r, PH_DRCC_CONTEXT, i, unpack_context)
+                       : r->pb->context[i];
+        if (!c)
+            return -1;
+        r->ctx[i] = (context){c->id, c->parent_id, c->location_id};
+    }
+    for (size_t i = 0; r->scratch && i < sample_count(r); i++)
+        if (!sample_at(r, i))
+            return -1;
+    return 0;
 }
 
 int ph_drcctprof_read(ph_input *in, ph_profile *p)
@@ -344,13 +435,14 @@ int ph_drcctprof_read(ph_input *in, ph_profile *p)
     memset(&r, 0, sizeof r);
     r.in = in;
     r.p = p;
+    r.data = data;
+    r.len = len;
     ph_profile_set_format(p, "drcctprof");
     if (ph_pb_open(&r.ix, in, data, len) < 0) {
         free_reader(&r);
         return -1;
     }
-    r.pb = drcctprof__profile__profile__unpack(ph_pb_allocator(), len, data);
-    if (!r.pb) {
+    if (unpack(&r) < 0) {
         free_reader(&r);
         return ph_input_error_off(in, 0, "not a valid drcctprof profile "
                                   "(protobuf decoding failed)");
