@@ -288,35 +288,13 @@ static size_t sample_count(const reader *r)
     return r->scratch ? r->ix.n[PH_DRCC_SAMPLE] : r->pb->n_sample;
 }
 
-/* Record i of field f decoded into scratch (valid until its next reset),
- * by unpack (a Context or Sample unpacker); NULL when it does not decode. */
-static void *decode_record(const reader *r, int f, size_t i,
-                           void *(*unpack)(ProtobufCAllocator *, size_t,
-                                           const uint8_t *))
-{
-    size_t a, b;
-    ph_pb_scratch_reset(r->scratch);
-    if (ph_pb_record(&r->ix, r->data, r->len, f, i, &a, &b) < 0)
-        return NULL;
-    return unpack(ph_pb_scratch_allocator(r->scratch), b - a, r->data + a);
-}
-
-static void *unpack_sample(ProtobufCAllocator *a, size_t n, const uint8_t *d)
-{
-    return drcctprof__profile__sample__unpack(a, n, d);
-}
-
-static void *unpack_context(ProtobufCAllocator *a, size_t n,
-                            const uint8_t *d)
-{
-    return drcctprof__profile__context__unpack(a, n, d);
-}
-
 /* Sample i: decoded now into the scratch when the message was unpacked
  * without its samples (valid until the next call). */
 static const Drcctprof__Profile__Sample *sample_at(const reader *r, size_t i)
 {
-    return r->scratch ? decode_record(r, PH_DRCC_SAMPLE, i, unpack_sample)
+    return r->scratch ? ph_pb_decode(&r->ix, r->data, r->len, PH_DRCC_SAMPLE,
+                                     i, r->scratch,
+                                     &drcctprof__profile__sample__descriptor)
                       : r->pb->sample[i];
 }
 
@@ -415,7 +393,9 @@ static int unpack(reader *r)
     r->ctx = ph_xmalloc((r->nctx + 1) * sizeof *r->ctx);
     for (size_t i = 0; i < r->nctx; i++) {
         const Drcctprof__Profile__Context *c =
-            r->scratch ? decode_record(r, PH_DRCC_CONTEXT, i, unpack_context)
+            r->scratch ? ph_pb_decode(&r->ix, r->data, r->len,
+                                      PH_DRCC_CONTEXT, i, r->scratch,
+                                      &drcctprof__profile__context__descriptor)
                        : r->pb->context[i];
         if (!c)
             return -1;

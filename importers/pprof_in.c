@@ -346,12 +346,8 @@ static const Perftools__Profiles__Sample *decode_sample(const reader *r,
                                                         ph_pb_scratch *sc,
                                                         size_t i)
 {
-    size_t a, b;
-    ph_pb_scratch_reset(sc);
-    if (ph_pb_record(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, &a, &b) < 0)
-        return NULL;
-    return perftools__profiles__sample__unpack(ph_pb_scratch_allocator(sc),
-                                               b - a, r->data + a);
+    return ph_pb_decode(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, sc,
+                        &perftools__profiles__sample__descriptor);
 }
 
 /* Sample i, decoded now into the scratch when the message was unpacked
