@@ -14,7 +14,7 @@ struct ph_cycles {
     uint32_t *cycle_of;      /* by function id - 1; 0 = none */
     ph_func **members;       /* grouped by cycle, in function id order */
     size_t *first;           /* ncycles + 1 offsets into members */
-    int64_t *member_incl;    /* nfunc * w, rows valid for members */
+    int64_t *member_incl;    /* w values per member, in members order */
     int64_t *self;           /* ncycles * w */
     int64_t *incl;           /* ncycles * w */
     uint64_t *calls;         /* ncycles */
@@ -112,18 +112,19 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
     }
     free(fill);
 
-    c->member_incl = ph_xcalloc(n * w + 1, sizeof *c->member_incl);
+    /* one vector per member, not per function: members are few, and
+     * spread over a table of every function they would touch its pages */
+    c->member_incl = ph_xcalloc(c->first[nc + 1] * w + 1,
+                                sizeof *c->member_incl);
     c->self = ph_xcalloc(nc * w + 1, sizeof *c->self);
     c->incl = ph_xcalloc(nc * w + 1, sizeof *c->incl);
     c->calls = ph_xcalloc(nc + 1, sizeof *c->calls);
     c->inner = ph_xcalloc(nc + 1, sizeof *c->inner);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t k = c->cycle_of[i];
-        if (!k)
-            continue;
-        const ph_func *f = ph_func_at(p, i);
+    for (size_t m = 0; m < c->first[nc + 1]; m++) {
+        const ph_func *f = c->members[m];
+        uint32_t k = c->cycle_of[f->id - 1];
         const int64_t *self = ph_func_self(p, f, part);
-        int64_t *mi = c->member_incl + i * w;
+        int64_t *mi = c->member_incl + m * w;
         ph_vec_add(mi, self, w);
         ph_vec_add(c->self + (k - 1) * w, self, w);
         ph_vec_add(c->incl + (k - 1) * w, self, w);
@@ -194,9 +195,19 @@ ph_func *const *ph_cycles_members(const ph_cycles *c, uint32_t n,
 
 const int64_t *ph_cycles_member_incl(const ph_cycles *c, const ph_func *f)
 {
-    if (!ph_cycles_of(c, f))
+    uint32_t k = ph_cycles_of(c, f);
+    if (!k)
         return NULL;
-    return c->member_incl + (f->id - 1) * c->w;
+    /* a cycle's members are in function id order */
+    size_t lo = c->first[k], hi = c->first[k + 1];
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->members[mid]->id <= f->id)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return c->member_incl + lo * c->w;
 }
 
 const int64_t *ph_cycles_self(const ph_cycles *c, uint32_t n)

@@ -131,6 +131,7 @@ ph_profile *ph_load_input(ph_input *in, const char *forced, char *err,
     }
     if (!ph_profile_format(p))
         ph_profile_set_format(p, f->name);
+    ph_profile_trim(p);
     return p;
 }
 

@@ -95,6 +95,9 @@ PH_API void ph_qsort(void *base, size_t n, size_t size,
 
 PH_API ph_profile *ph_profile_new(void);
 PH_API void ph_profile_free(ph_profile *p);
+/* Once a profile is built: what its arenas hold in reserve goes back to
+ * the system (a block's unused tail, up to a huge page per arena). */
+PH_API void ph_profile_trim(ph_profile *p);
 
 /* Memory from the profile's arena, aligned for any type, zeroed.  Freed with
  * the profile. */

@@ -56,6 +56,10 @@ int ph_arena_grow_last(ph_arena *a, const void *end, size_t n);
 /* The newest allocation, which ends at end, gives back its tail from
  * new_end on (new_end <= end).  Nothing happens if it is not the newest. */
 void ph_arena_shrink_last(ph_arena *a, const void *end, const void *new_end);
+/* The pages of the newest block past its last byte in use go back to the
+ * system; used later, they read as zeros.  A block is a huge page whose
+ * untouched tail is resident all the same. */
+void ph_arena_trim(ph_arena *a);
 /* Bytes held by the arena's blocks. */
 size_t ph_arena_size(const ph_arena *a);
 

@@ -57,6 +57,13 @@ void ph_profile_free(ph_profile *p)
     free(p);
 }
 
+void ph_profile_trim(ph_profile *p)
+{
+    ph_arena_trim(&p->arena);
+    ph_arena_trim(&p->row_arena);
+    ph_arena_trim(&p->rec_arena);
+}
+
 void *ph_profile_alloc(ph_profile *p, size_t n)
 {
     return ph_arena_alloc(&p->arena, n, alignof(max_align_t));
