@@ -241,9 +241,14 @@ static void open_level(ph_emit *e, int is_map, int flow)
         emit_yaml(e, &ev);
     } else if (e->fmt == PH_REPORT_CSV) {
         char buf[sizeof e->path + sizeof e->key + 2];
-        if (e->depth > 0 || e->key[0])
-            snprintf(e->path, sizeof e->path, "%s",
-                     csv_next_path(e, buf, sizeof buf));
+        if (e->depth > 0 || e->key[0]) {
+            /* the keys are ours: a path never nears the bound */
+            size_t n = strlen(csv_next_path(e, buf, sizeof buf));
+            if (n >= sizeof e->path)
+                n = sizeof e->path - 1;
+            memcpy(e->path, buf, n);
+            e->path[n] = '\0';
+        }
         if (e->depth < MAX_DEPTH)
             e->plen[e->depth + 1] = strlen(e->path);
     } else {

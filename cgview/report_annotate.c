@@ -360,7 +360,8 @@ static void add_entry(const ph_report *r, const ph_func *f,
 
     add_row(lr, i);
     if (lr->text) {
-        source_text(lr, text_cells(r, lr, lc->cost, lc->cum), text);
+        source_text(lr, text_cells(r, lr, lc->cost, lc->cum),
+                    text ? text : "");
     } else {
         if (f)
             ph_grid_str(g, lr->lc.function, ph_str_get(r->p, f->name));

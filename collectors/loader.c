@@ -180,7 +180,8 @@ void ph_collector_scan(ph_collector_visit fn, void *ctx)
                 }
         }
         for (size_t i = 0; i < n; i++) {
-            char path[8192], err[1024];
+            /* room for the path and what is said of it */
+            char path[8192], err[sizeof path + 1024];
             const ph_collector *c;
 
             if (!names[i])

@@ -132,8 +132,8 @@ static int get_name(ph_cgread *r, ph_cgids *t, const char *v, const char *e,
 static int get_object(ph_cgread *r, const char *v, const char *e,
                       ph_object **out)
 {
-    ph_str s;
-    ph_cgent *ent;
+    ph_str s = 0;
+    ph_cgent *ent = NULL;
     uint64_t id;
 
     if (get_name(r, &r->obs, v, e, 1, &s, &ent, &id) < 0)
@@ -150,8 +150,8 @@ static int get_object(ph_cgread *r, const char *v, const char *e,
 
 static int get_file(ph_cgread *r, const char *v, const char *e, ph_file **out)
 {
-    ph_str s;
-    ph_cgent *ent;
+    ph_str s = 0;
+    ph_cgent *ent = NULL;
     uint64_t id;
 
     if (get_name(r, &r->files, v, e, 1, &s, &ent, &id) < 0)

@@ -46,8 +46,10 @@ static uint64_t decode(const cursor *c, size_t at, int n)
 }
 
 /* Read an n-byte unsigned value; -1 (error recorded) when short. */
+/* *v is set on every path: 0 when the bytes are not there. */
 static int get_uint(cursor *c, int n, uint64_t *v, const char *what)
 {
+    *v = 0;
     if (c->len - c->pos < (size_t)n)
         return fail_short(c, what);
     *v = decode(c, c->pos, n);
