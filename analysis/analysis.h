@@ -267,9 +267,6 @@ typedef struct ph_entry {
     const char *file;      /* function's file ("" if none) */
     const char *object;    /* function's object ("" if none) */
     const ph_func *func;   /* PH_GROUP_FUNCTION members; NULL otherwise */
-    uint32_t cycle;        /* cycle number of the function or cycle entry */
-    int is_cycle;          /* the entry is "<cycle N>" as a whole */
-    int has_incl;          /* inclusive cost is known */
     /* nreal values each: the profile's or the cycles' own sums, which
      * the table borrows (the profile must not change while the table
      * lives), or the entry's own vectors in own */
@@ -278,16 +275,20 @@ typedef struct ph_entry {
     int64_t *own;          /* self and incl the entry owns, or NULL */
     uint64_t calls;        /* calls from outside (self calls excluded) */
     uint64_t self_calls;
+    uint32_t cycle;        /* cycle number of the function or cycle entry */
+    /* (the flags are bytes: a table has an entry per function) */
+    unsigned char is_cycle; /* the entry is "<cycle N>" as a whole */
+    unsigned char has_incl; /* inclusive cost is known */
     /* pprof's marker, from the stacks of a context tree: PH_INLINE_ALL
      * when every call into the entry is a frame inlined into its caller,
      * PH_INLINE_SOME when some are; 0 otherwise */
-    int inlined;
+    unsigned char inlined;
     /* gprof -l's line symbols (ph_table_opts.lines on data with line
      * credits): the self cost of the credit event in fractions of a unit,
      * which ph_entry_value returns, and where the symbol starts */
-    int credited;
-    double credit;
+    unsigned char credited;
     uint32_t line;
+    double credit;
     uint64_t addr;
 } ph_entry;
 
