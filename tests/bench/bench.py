@@ -34,7 +34,9 @@ MB/s of input by wall clock, peak RSS / input, and a ratio: a peer's time
 against ours, a view's or diff's time against the plain summary of the
 same input, a merge's memory and time per MB against the 10-input one, a
 scaling row's time and memory per MB against callgrind.big.out's.  For
-gzip input the size is the uncompressed one.
+gzip input the size is the uncompressed one.  Under the table, what the
+machine allows a reader of callgrind.big.out before it parses a byte
+(hw_floor.c: reading the file, the first write to fresh memory).
 """
 import csv, glob, gzip, io, json, os, re, shlex, shutil, subprocess, sys, \
     tempfile
@@ -347,6 +349,20 @@ def merge_rows(ph):
             ten = ten or r
 
 
+def machine(big):
+    """What this machine allows a reader of the file BIG before it parses
+    a byte (hw_floor.c): lines to print under the table."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not os.path.exists(big) or not cc:
+        return []
+    exe = os.path.join(tmp, "hw_floor")
+    if subprocess.run([cc, "-O2", "-o", exe,
+                       os.path.join(here, "hw_floor.c")]).returncode != 0:
+        return []
+    out = subprocess.run([exe, big], capture_output=True, text=True)
+    return out.stdout.splitlines()
+
+
 def main():
     for t in ("hyperfine", "/usr/bin/time"):
         if not have(t):
@@ -375,6 +391,13 @@ def main():
             label if label != last else "", mb, name, wall, cpu, mbs, rss,
             ratio))
         last = label or last
+    cc1 = os.path.join(bdir, "callgrind.big.out")
+    floor = machine(cc1) if big else []
+    if floor:
+        print()
+        print("This machine, on %s:" % os.path.basename(cc1))
+        for line in floor:
+            print("- " + line)
     shutil.rmtree(tmp, ignore_errors=True)
 
 
