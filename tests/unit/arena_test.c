@@ -1,6 +1,6 @@
 /* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
- * growth, oversized requests, mark and rewind; and zeroed growth of an
- * array (alloc.c).
+ * growth, oversized requests, mark and rewind, trimming; and zeroed growth
+ * of an array (alloc.c).
  */
 #include "config.h"
 
@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ir_priv.h"
 #include "suites.h"
@@ -108,6 +110,39 @@ static void test_mark_rewind(void)
     ph_arena_free(&a);
 }
 
+/* The pages of the newest block past its last byte in use go back to the
+ * system: the bytes in use are kept, the tail is no longer resident, and
+ * what is allocated there next reads as zeros. */
+static void test_trim(void)
+{
+    ph_arena a;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (size_t)256 << 10;
+    ph_arena_init(&a);
+    while (ph_arena_size(&a) < 2 * PH_ARENA_MAX_BLOCK)
+        ph_arena_alloc(&a, 1000, 8);
+    unsigned char *x = ph_arena_alloc(&a, 100, 8);
+    memset(x, 5, 100);
+    unsigned char *tail = ph_arena_alloc_raw(&a, n, 8);
+    memset(tail, 9, n);                     /* resident for sure */
+    ph_arena_shrink_last(&a, tail + n, tail);
+    ph_arena_trim(&a);
+    uintptr_t from = ((uintptr_t)tail + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t to = ((uintptr_t)tail + n) & ~(uintptr_t)(page - 1);
+    size_t pages = (to - from) / page, resident = 0;
+    unsigned char *in = ph_xmalloc(pages);
+    CU_ASSERT_EQUAL_FATAL(mincore((void *)from, to - from, in), 0);
+    for (size_t i = 0; i < pages; i++)
+        resident += in[i] & 1;
+    CU_ASSERT_EQUAL(resident, 0);
+    free(in);
+    for (size_t i = 0; i < 100; i++)
+        CU_ASSERT_EQUAL(x[i], 5);
+    unsigned char *again = ph_arena_alloc(&a, n, 8);
+    CU_ASSERT_PTR_EQUAL(again, tail);
+    CU_ASSERT_EQUAL(again[n - 1], 0);
+    ph_arena_free(&a);
+}
+
 static void test_profile_alloc(void)
 {
     ph_profile *p = ph_profile_new();
@@ -149,6 +184,7 @@ void ph_test_register_arena(void)
     CU_add_test(s, "block growth", test_growth);
     CU_add_test(s, "grow and shrink the newest", test_grow_shrink_last);
     CU_add_test(s, "mark and rewind", test_mark_rewind);
+    CU_add_test(s, "trim the newest block", test_trim);
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
 }
