@@ -45,8 +45,7 @@ static uint64_t decode(const cursor *c, size_t at, int n)
     return v;
 }
 
-/* Read an n-byte unsigned value; -1 (error recorded) when short. */
-/* *v is set on every path: 0 when the bytes are not there. */
+/* Read an n-byte unsigned value; -1 (error recorded, *v 0) when short. */
 static int get_uint(cursor *c, int n, uint64_t *v, const char *what)
 {
     *v = 0;

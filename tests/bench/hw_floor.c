@@ -1,5 +1,5 @@
 /* hw_floor.c -- what this machine allows a reader before it parses a byte
- * (`make bench` prints it beside the table): the rate at which a cached
+ * (`make bench` prints it under its table): the rate at which a cached
  * file is read and its lines found, through read() and through mmap (the
  * callgrind reader maps its input), and the rate at which fresh memory
  * takes its first write, in 4 KiB pages and in huge pages (the IR's
