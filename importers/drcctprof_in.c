@@ -367,10 +367,11 @@ static void free_reader(reader *r)
  * profile's bytes and, decoded all at once, took 15 times the file: the
  * other fields are decoded as they are, each context's id, parent and
  * location kept (24 bytes), the samples decoded one at a time as they are
- * read.  Every context and sample is decoded here, so a profile that does
- * not decode is refused before anything else is checked, as when the
- * whole message was decoded.  Falls back to decoding the whole message
- * when a context or sample field is not a message. */
+ * read.  Every context and sample is decoded here (the samples' two
+ * halves side by side), so a profile that does not decode is refused
+ * before anything else is checked, as when the whole message was
+ * decoded.  Falls back to decoding the whole message when a context or
+ * sample field is not a message. */
 static int unpack(reader *r)
 {
     static const int bulk[] = { PH_DRCC_CONTEXT, PH_DRCC_SAMPLE };
@@ -401,9 +402,10 @@ static int unpack(reader *r)
             return -1;
         r->ctx[i] = (context){c->id, c->parent_id, c->location_id};
     }
-    for (size_t i = 0; r->scratch && i < sample_count(r); i++)
-        if (!sample_at(r, i))
-            return -1;
+    if (r->scratch &&
+        !ph_pb_all_decode(&r->ix, r->data, r->len, PH_DRCC_SAMPLE,
+                          &drcctprof__profile__sample__descriptor))
+        return -1;
     return 0;
 }
 

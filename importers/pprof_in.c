@@ -13,7 +13,6 @@
 
 #include "importers/importers.h"
 #include "ir/idmap.h"
-#include "ir/jobs.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
 
@@ -340,41 +339,14 @@ static size_t sample_count(const reader *r)
     return r->scratch ? r->ix.n[PH_PPROF_SAMPLE] : r->pb->n_sample;
 }
 
-/* Sample i of the bytes, decoded into scratch (valid until its next
- * reset); NULL when its bytes do not decode. */
-static const Perftools__Profiles__Sample *decode_sample(const reader *r,
-                                                        ph_pb_scratch *sc,
-                                                        size_t i)
-{
-    return ph_pb_decode(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, sc,
-                        &perftools__profiles__sample__descriptor);
-}
-
 /* Sample i, decoded now into the scratch when the message was unpacked
  * without its samples (valid until the next call). */
 static const Perftools__Profiles__Sample *sample_at(reader *r, size_t i)
 {
-    return r->scratch ? decode_sample(r, r->scratch, i) : r->pb->sample[i];
-}
-
-/* Whether samples [from, to) decode, for unpack: each half of them on a
- * thread with a scratch of its own. */
-typedef struct sample_check {
-    const reader *r;
-    size_t from, to;
-    const char *mem_context;   /* the file, for an out-of-memory message */
-    int ok;
-} sample_check;
-
-static void check_samples(void *arg)
-{
-    sample_check *c = arg;
-    ph_pb_scratch *sc = ph_pb_scratch_new();
-    ph_mem_set_context(c->mem_context);
-    c->ok = 1;
-    for (size_t i = c->from; i < c->to && c->ok; i++)
-        c->ok = decode_sample(c->r, sc, i) != NULL;
-    ph_pb_scratch_free(sc);
+    return r->scratch ? ph_pb_decode(&r->ix, r->data, r->len,
+                                     PH_PPROF_SAMPLE, i, r->scratch,
+                                     &perftools__profiles__sample__descriptor)
+                      : r->pb->sample[i];
 }
 
 /* The previous sample's stack from the root, location by location, with
@@ -533,12 +505,8 @@ static PbProfile *unpack(reader *r)
     if (!pb || ns == 0)
         return pb;
     r->scratch = ph_pb_scratch_new();
-    char context[256];
-    snprintf(context, sizeof context, "%s", ph_mem_context());
-    sample_check half[2] = {{r, 0, ns / 2, context, 0},
-                            {r, ns / 2, ns, context, 0}};
-    ph_run_pair(check_samples, &half[0], &half[1]);
-    if (!half[0].ok || !half[1].ok) {
+    if (!ph_pb_all_decode(&r->ix, r->data, r->len, PH_PPROF_SAMPLE,
+                          &perftools__profiles__sample__descriptor)) {
         perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
         return NULL;
     }

@@ -3,11 +3,13 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <protobuf-c/protobuf-c.h>
 
+#include "ir/jobs.h"
 #include "proto/pb_read.h"
 
 static void *pb_alloc(void *data, size_t size)
@@ -136,6 +138,45 @@ void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
         return NULL;
     return protobuf_c_message_unpack(desc, ph_pb_scratch_allocator(sc),
                                      b - a, data + a);
+}
+
+/* Records [from, to) of a field to decode, for ph_pb_all_decode: each
+ * half on a thread with a scratch of its own. */
+typedef struct decode_check {
+    const ph_pb_index *ix;
+    const unsigned char *data;
+    size_t len;
+    int f;
+    const ProtobufCMessageDescriptor *desc;
+    size_t from, to;
+    const char *mem_context;   /* the file, for an out-of-memory message */
+    int ok;
+} decode_check;
+
+static void check_half(void *arg)
+{
+    decode_check *c = arg;
+    ph_pb_scratch *sc = ph_pb_scratch_new();
+    ph_mem_set_context(c->mem_context);
+    c->ok = 1;
+    for (size_t i = c->from; i < c->to && c->ok; i++)
+        c->ok = ph_pb_decode(c->ix, c->data, c->len, c->f, i, sc,
+                             c->desc) != NULL;
+    ph_pb_scratch_free(sc);
+}
+
+int ph_pb_all_decode(const ph_pb_index *ix, const unsigned char *data,
+                     size_t len, int f, const ProtobufCMessageDescriptor *desc)
+{
+    char context[256];
+    size_t n = ix->n[f];
+    snprintf(context, sizeof context, "%s", ph_mem_context());
+    decode_check half[2] = {
+        {ix, data, len, f, desc, 0, n / 2, context, 0},
+        {ix, data, len, f, desc, n / 2, n, context, 0},
+    };
+    ph_run_pair(check_half, &half[0], &half[1]);
+    return half[0].ok && half[1].ok;
 }
 
 /* The next record to leave out, in the order of the bytes: the fields'

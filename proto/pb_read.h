@@ -46,6 +46,14 @@ void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
                    size_t len, int f, size_t i, ph_pb_scratch *sc,
                    const struct ProtobufCMessageDescriptor *desc);
 
+/* Whether every record of top-level field f decodes as a message of type
+ * desc, half of them on another thread (ph_run_pair): a reader checks its
+ * bulk records so before it reads anything, then decodes them again one
+ * at a time as it reads them. */
+int ph_pb_all_decode(const ph_pb_index *ix, const unsigned char *data,
+                     size_t len, int f,
+                     const struct ProtobufCMessageDescriptor *desc);
+
 /* A decoded message's string table, interned into the profile. */
 typedef struct ph_pb_strtab {
     ph_input *in;
