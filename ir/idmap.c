@@ -1,4 +1,8 @@
-/* idmap.c -- uint64 key -> uint32 index, open addressing with linear
+/* idmap.c -- uint64 key -> uint32 index.  Profilers number their records
+ * from 0 or 1 up, so while the keys are dense they index the values
+ * directly (no hashing, a third of the memory, one cache miss a look-up
+ * where a table of a few million keys took two); the first key that
+ * would make that array sparse turns it into open addressing with linear
  * probing, kept at most half full. */
 #include "config.h"
 
@@ -9,19 +13,27 @@
 #include "ir/idmap.h"
 #include "ir/ir.h"
 
-static void alloc_slots(ph_idmap *m, size_t cap)
+/* A direct array holds at most this many slots a key (and a few more). */
+#define DENSE 4
+
+static size_t hashed_slots(size_t n)
 {
-    m->keys = ph_xcalloc(cap, sizeof *m->keys);
+    size_t cap = 16;
+    while (cap < 2 * n + 1)
+        cap *= 2;
+    return cap;
+}
+
+static void alloc_slots(ph_idmap *m, size_t cap, int hashed)
+{
+    m->keys = hashed ? ph_xcalloc(cap, sizeof *m->keys) : NULL;
     m->vals = ph_xcalloc(cap, sizeof *m->vals);
     m->mask = cap - 1;
 }
 
 void ph_idmap_init(ph_idmap *m, size_t n)
 {
-    size_t cap = 16;
-    while (cap < 2 * n + 1)
-        cap *= 2;
-    alloc_slots(m, cap);
+    alloc_slots(m, hashed_slots(n), 0);
     m->count = 0;
 }
 
@@ -32,7 +44,7 @@ void ph_idmap_free(ph_idmap *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The slot of id, or the empty one where it goes. */
+/* The slot of id in a hashed map, or the empty one where it goes. */
 static size_t slot_of(const ph_idmap *m, uint64_t id)
 {
     size_t i = ph_hash64(id) & m->mask;
@@ -41,30 +53,52 @@ static size_t slot_of(const ph_idmap *m, uint64_t id)
     return i;
 }
 
-static void grow(ph_idmap *m)
+/* Every entry moved into cap slots, hashed or direct. */
+static void rebuild(ph_idmap *m, size_t cap, int hashed)
 {
     ph_idmap old = *m;
-    alloc_slots(m, 2 * (old.mask + 1));
-    for (size_t i = 0; i <= old.mask; i++)
-        if (old.vals[i]) {
-            size_t j = slot_of(m, old.keys[i]);
-            m->keys[j] = old.keys[i];
-            m->vals[j] = old.vals[i];
-        }
+    alloc_slots(m, cap, hashed);
+    for (size_t i = 0; i <= old.mask; i++) {
+        if (!old.vals[i])
+            continue;
+        uint64_t key = old.keys ? old.keys[i] : i;
+        size_t j = hashed ? slot_of(m, key) : (size_t)key;
+        if (hashed)
+            m->keys[j] = key;
+        m->vals[j] = old.vals[i];
+    }
     free(old.keys);
     free(old.vals);
 }
 
+/* Room for one more key, id: a direct array grows to hold it while it
+ * stays dense, else becomes hashed; a hashed map stays half empty. */
+static void make_room(ph_idmap *m, uint64_t id)
+{
+    if (!m->keys) {
+        if (id <= m->mask)
+            return;
+        if (id < (uint64_t)DENSE * (m->count + 1) + 64) {
+            size_t cap = m->mask + 1;
+            while (cap <= id)
+                cap *= 2;
+            rebuild(m, cap, 0);
+            return;
+        }
+        rebuild(m, hashed_slots(m->count + 1), 1);
+    }
+    if (2 * (m->count + 1) > m->mask + 1)
+        rebuild(m, 2 * (m->mask + 1), 1);
+}
+
 int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx)
 {
-    size_t i = slot_of(m, id);
-    if (m->vals[i])
+    if (ph_idmap_get(m, id) >= 0)
         return -1;
-    if (2 * (m->count + 1) > m->mask + 1) {
-        grow(m);
-        i = slot_of(m, id);
-    }
-    m->keys[i] = id;
+    make_room(m, id);
+    size_t i = m->keys ? slot_of(m, id) : (size_t)id;
+    if (m->keys)
+        m->keys[i] = id;
     m->vals[i] = idx + 1;
     m->count++;
     return 0;
@@ -72,6 +106,12 @@ int ph_idmap_put(ph_idmap *m, uint64_t id, uint32_t idx)
 
 int64_t ph_idmap_get(const ph_idmap *m, uint64_t id)
 {
-    size_t i = slot_of(m, id);
+    size_t i;
+    if (m->keys)
+        i = slot_of(m, id);
+    else if (id <= m->mask)
+        i = (size_t)id;
+    else
+        return -1;
     return m->vals[i] ? (int64_t)m->vals[i] - 1 : -1;
 }

@@ -8,9 +8,9 @@
 #include <stdint.h>
 
 typedef struct ph_idmap {
-    uint64_t *keys;
+    uint64_t *keys;   /* NULL while the keys index vals directly */
     uint32_t *vals;   /* index + 1; 0 = empty slot */
-    size_t mask;
+    size_t mask;      /* slots - 1 */
     size_t count;
 } ph_idmap;
 
