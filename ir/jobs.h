@@ -1,10 +1,10 @@
 /* jobs.h -- how many threads the library may use, and two independent
  * pieces of work run side by side.  The count is set once by the front end
  * from --jobs or PROFHUB_JOBS: the callgrind reader's look-ahead threads
- * (importers/callgrind_par.c), the pprof reader's check of its samples,
- * the functions' sums of rows (aggregate.c), diff's two inputs and two
- * tables and the gzip thread of an output (output.c) use it.  Every
- * result is the same whatever the number. */
+ * (importers/callgrind_par.c), the protobuf readers' check of their
+ * samples (proto/pb_read.c), the functions' sums of rows (aggregate.c),
+ * diff's two inputs and two tables and the gzip thread of an output
+ * (output.c) use it.  Every result is the same whatever the number. */
 #ifndef PH_JOBS_H
 #define PH_JOBS_H
 
