@@ -16,12 +16,19 @@
 /* A direct array holds at most this many slots a key (and a few more). */
 #define DENSE 4
 
-static size_t hashed_slots(size_t n)
+/* The power of two at or above n, at least 16: the slots of a map. */
+static size_t slots_for(size_t n)
 {
     size_t cap = 16;
-    while (cap < 2 * n + 1)
+    while (cap < n)
         cap *= 2;
     return cap;
+}
+
+/* A hashed map of n keys is at most half full. */
+static size_t hashed_slots(size_t n)
+{
+    return slots_for(2 * n + 1);
 }
 
 static void alloc_slots(ph_idmap *m, size_t cap, int hashed)
@@ -33,7 +40,7 @@ static void alloc_slots(ph_idmap *m, size_t cap, int hashed)
 
 void ph_idmap_init(ph_idmap *m, size_t n)
 {
-    alloc_slots(m, hashed_slots(n), 0);
+    alloc_slots(m, slots_for(n + 1), 0);   /* keys 0..n, directly */
     m->count = 0;
 }
 
@@ -79,10 +86,7 @@ static void make_room(ph_idmap *m, uint64_t id)
         if (id <= m->mask)
             return;
         if (id < (uint64_t)DENSE * (m->count + 1) + 64) {
-            size_t cap = m->mask + 1;
-            while (cap <= id)
-                cap *= 2;
-            rebuild(m, cap, 0);
+            rebuild(m, slots_for((size_t)id + 1), 0);
             return;
         }
         rebuild(m, hashed_slots(m->count + 1), 1);
