@@ -257,6 +257,13 @@ typedef struct ph_table_opts {
     /* Only the totals, no entry (a report that lists none: text
      * --annotate): no per-function sums, calls or cycles to find. */
     int totals_only;
+    /* A report of this one event (NULL: of every event): the entries of
+     * a table of functions may then hold only the real events it reads,
+     * a few values a function where two vectors of every event would be
+     * the biggest thing after the profile; ph_entry_value then answers
+     * for this event alone.  Ignored where the table needs more (groups,
+     * sample filters, lines, context trees, gprof's inclusive rule). */
+    const ph_event *only;
 } ph_table_opts;
 
 typedef struct ph_entry {
@@ -269,7 +276,9 @@ typedef struct ph_entry {
     const ph_func *func;   /* PH_GROUP_FUNCTION members; NULL otherwise */
     /* nreal values each: the profile's or the cycles' own sums, which
      * the table borrows (the profile must not change while the table
-     * lives), or the entry's own vectors in own */
+     * lives), or the entry's own vectors in own; in a table of one event
+     * (ph_table.kept) the values of its kept slots, which the table
+     * holds */
     const int64_t *self;
     const int64_t *incl;
     int64_t *own;          /* self and incl the entry owns, or NULL */
@@ -308,6 +317,13 @@ typedef struct ph_table {
     unsigned unmatched;    /* PH_UNMATCHED_* */
     int filtered;          /* the table comes from filtered samples */
     int gprof_lines;       /* entries are gprof -l's line symbols */
+    /* A table of one event (ph_table_opts.only): the slots its entries
+     * keep (nkept of them, NULL: every event), their values, and room for
+     * a vector of every event to evaluate them in. */
+    size_t *kept;
+    size_t nkept;
+    int64_t *kept_sums;
+    int64_t *wide;
 } ph_table;
 
 /* Build the table of every function (or group) with nonzero self or

@@ -49,6 +49,9 @@ int64_t *ph_entry_incl_mut(const ph_table *t, ph_entry *e);
 void ph_entry_release(ph_entry *e);
 const char *ph_table_own_name(ph_table *t, const char *s);
 int ph_table_keeps_name(const ph_table_opts *o, const char *name);
+/* Whether the calls of p carry inclusive costs (or there are none): else
+ * gprof's rule gives a table its inclusive costs (gprof_incl.c). */
+int ph_calls_have_costs(const ph_profile *p);
 
 /* Add n values of b to a. */
 static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)

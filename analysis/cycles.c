@@ -120,10 +120,14 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
     c->incl = ph_xcalloc(nc * w + 1, sizeof *c->incl);
     c->calls = ph_xcalloc(nc + 1, sizeof *c->calls);
     c->inner = ph_xcalloc(nc + 1, sizeof *c->inner);
+    /* the members' own sums, not every function's (a table of one event
+     * asks for no other) */
+    int64_t *self = ph_xmalloc((w + 1) * sizeof *self);
     for (size_t m = 0; m < c->first[nc + 1]; m++) {
         const ph_func *f = c->members[m];
         uint32_t k = c->cycle_of[f->id - 1];
-        const int64_t *self = ph_func_self(p, f, part);
+        memset(self, 0, w * sizeof *self);
+        ph_func_self_add(p, f, part, self);
         int64_t *mi = c->member_incl + m * w;
         ph_vec_add(mi, self, w);
         ph_vec_add(c->self + (k - 1) * w, self, w);
@@ -138,6 +142,7 @@ ph_cycles *ph_cycles_find(const ph_profile *p, int part)
             ph_vec_add_call(c->incl + (k - 1) * w, e, w);
         }
     }
+    free(self);
     /* the calls into each cycle from outside it and between its members
      * (self calls are not in the graph: they count as neither) */
     for (size_t v = 0; nc && v < n; v++)

@@ -11,7 +11,7 @@
 #include "analysis/gprof.h"
 #include "analysis_priv.h"
 
-static int calls_have_costs(const ph_profile *p)
+int ph_calls_have_costs(const ph_profile *p)
 {
     ph_call_iter it;
     for (const ph_call *c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
@@ -34,7 +34,7 @@ const char *ph_table_gprof_incl(const ph_profile *p, ph_table *t, int part)
 {
     const char *approx = NULL;
 
-    if (calls_have_costs(p))
+    if (ph_calls_have_costs(p))
         return NULL;
     for (size_t s = 0; s < t->nreal; s++) {
         const ph_event *ev = ph_event_real(p, s);

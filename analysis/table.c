@@ -156,10 +156,53 @@ static int calls_others(const ph_profile *p, const ph_func *f, int part)
     return 0;
 }
 
+/* The slots a table of one event keeps (o->only), with every function's
+ * values in them; t->kept stays NULL (every event) where the table needs
+ * more than those values: groups, filters, lines, context trees, gprof's
+ * inclusive rule or credits, or an event that is not 0 on zero costs (a
+ * function with no cost in the events it reads has a value then). */
+static void keep_slots(ph_table *t, const ph_table_opts *o)
+{
+    const ph_profile *p = t->profile;
+    const ph_event *ev = o->only;
+    size_t w = t->nreal, nf = ph_func_count(p);
+    if (!ev || o->group != PH_GROUP_FUNCTION || o->lines ||
+        (o->filter && ph_sample_filter_active(o->filter)) ||
+        ph_node_count(p) || ph_sample_count(p) || !ph_calls_have_costs(p) ||
+        ph_has_credits(p, ev))
+        return;
+    t->wide = ph_xcalloc(w + 1, sizeof *t->wide);
+    if (ph_event_eval(p, ev, t->wide) != 0) {
+        free(t->wide);
+        t->wide = NULL;
+        return;
+    }
+    unsigned char *reads = ph_xcalloc(w + 1, 1);
+    ph_event_reads(p, ev, reads);
+    t->kept = ph_xmalloc((w + 1) * sizeof *t->kept);
+    for (size_t s = 0; s < w; s++)
+        if (reads[s])
+            t->kept[t->nkept++] = s;
+    free(reads);
+    size_t k = t->nkept;
+    if (k && nf > SIZE_MAX / sizeof *t->kept_sums / 2 / k)
+        ph_oom();
+    t->kept_sums = ph_xcalloc(2 * nf * k + 1, sizeof *t->kept_sums);
+    ph_func_sums_of(p, o->part, t->kept, k, t->kept_sums,
+                    t->kept_sums + nf * k);
+}
+
+/* The kept values of v (a vector of every event) into dst. */
+static void keep_values(const ph_table *t, int64_t *dst, const int64_t *v)
+{
+    for (size_t j = 0; j < t->nkept; j++)
+        dst[j] = v[t->kept[j]];
+}
+
 static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
 {
     const ph_profile *p = t->profile;
-    size_t w = t->nreal;
+    size_t w = t->kept ? t->nkept : t->nreal, nf = ph_func_count(p);
     size_t most = ph_func_count(p) + (t->cycles ? ph_cycles_count(t->cycles)
                                                 : 0);
     int graph = has_call_graph(p);
@@ -169,15 +212,23 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         *cap = most;
         t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
     }
-    for (size_t i = 0; i < ph_func_count(p); i++) {
+    for (size_t i = 0; i < nf; i++) {
         const ph_func *f = ph_func_at(p, i);
-        const int64_t *self = ph_func_self(p, f, o->part);
-        const int64_t *incl = NULL;
+        const int64_t *self, *incl = NULL;
         uint32_t cyc = t->cycles ? ph_cycles_of(t->cycles, f) : 0;
         if (cyc)
             incl = ph_cycles_member_incl(t->cycles, f);
-        if (!incl)
-            incl = ph_func_incl(p, f, o->part);
+        if (t->kept) {
+            int64_t *ks = t->kept_sums + i * w, *ki = ks + nf * w;
+            if (incl)
+                keep_values(t, ki, incl);
+            self = ks;
+            incl = ki;
+        } else {
+            self = ph_func_self(p, f, o->part);
+            if (!incl)
+                incl = ph_func_incl(p, f, o->part);
+        }
         uint64_t calls = ph_func_calls(p, f, o->part);
         /* gprof may credit a function a fraction of a tick that its
          * whole-tick rows round to 0 (a bin shared by two functions):
@@ -207,8 +258,14 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         snprintf(name, sizeof name, "<cycle %u>", k);
         if (!ph_table_keeps_name(o, name))
             continue;
-        ph_entry *e = push_borrowing(t, cap, ph_cycles_self(t->cycles, k),
-                                     ph_cycles_incl(t->cycles, k));
+        const int64_t *cs = ph_cycles_self(t->cycles, k);
+        const int64_t *ci = ph_cycles_incl(t->cycles, k);
+        ph_entry *e = push_borrowing(t, cap, t->kept ? NULL : cs,
+                                     t->kept ? NULL : ci);
+        if (t->kept) {
+            keep_values(t, ph_entry_self_mut(t, e), cs);
+            keep_values(t, ph_entry_incl_mut(t, e), ci);
+        }
         e->label = ph_table_own_name(t, name);
         e->file = e->object = "";
         e->cycle = k;
@@ -435,7 +492,8 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
         t->totals = ph_totals(p, opts->part);
         return t;
     }
-    if (!opts->lines && ph_func_count(p) &&
+    keep_slots(t, opts);
+    if (!t->kept && !opts->lines && ph_func_count(p) &&
         !(opts->filter && ph_sample_filter_active(opts->filter)))
         /* every function's sums are asked below and carry the totals:
          * asked first, one pass over the rows gives both (the totals of
@@ -474,6 +532,9 @@ void ph_table_free(ph_table *t)
         free(t->names[i]);
     free(t->names);
     ph_cycles_free(t->cycles);
+    free(t->kept);
+    free(t->kept_sums);
+    free(t->wide);
     free(t);
 }
 
@@ -497,7 +558,13 @@ double ph_entry_value(const ph_table *t, const ph_entry *e,
 {
     if (e->credited && !inclusive && ph_has_credits(t->profile, ev))
         return e->credit;
-    return ph_event_eval(t->profile, ev, inclusive ? e->incl : e->self);
+    const int64_t *v = inclusive ? e->incl : e->self;
+    if (t->kept) {   /* a table of one event: its values where it reads */
+        for (size_t j = 0; j < t->nkept; j++)
+            t->wide[t->kept[j]] = v[j];
+        v = t->wide;
+    }
+    return ph_event_eval(t->profile, ev, v);
 }
 
 /* qsort has no context argument: the sort keys are computed first, one

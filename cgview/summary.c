@@ -470,6 +470,9 @@ int ph_cmd_summary(int argc, char **argv)
     /* text --annotate prints lines, not entries: the totals will do */
     r.topts.totals_only = r.view == PH_VIEW_ANNOTATE &&
                           r.fmt == PH_REPORT_TEXT && !r.gprof;
+    /* the text table shows one event: its values are all it needs */
+    if (r.fmt == PH_REPORT_TEXT && r.view == PH_VIEW_TABLE && !r.gprof)
+        r.topts.only = r.ev;
     r.table = ph_table_build(r.p, &r.topts);
     apply_gprof(&r);
     /* what is not listed is set aside before sorting, and only the

@@ -525,6 +525,7 @@ ph_event *ph_event_define(ph_profile *p, const char *name,
 typedef struct evalctx {
     const ph_profile *p;
     const int64_t *costs;   /* NULL: a trial walk, real events read 0 */
+    unsigned char *reads;   /* when not NULL: marks the slots read */
     long ops;
     int depth;
     int over;               /* a limit was passed */
@@ -544,6 +545,8 @@ static double eval_node(evalctx *c, const ph_expr *e)
         break;
     case EX_EVENT:
         if (!(e->ev->flags & PH_EV_DERIVED)) {
+            if (c->reads && e->ev->slot >= 0)
+                c->reads[e->ev->slot] = 1;
             r = (c->costs && e->ev->slot >= 0) ? (double)c->costs[e->ev->slot]
                                                : 0;
         } else {
@@ -580,20 +583,40 @@ static int walk_fits(const ph_profile *p, const ph_expr *e)
     return !c.over;
 }
 
-double ph_event_eval(const ph_profile *p, const ph_event *ev,
-                     const int64_t *costs)
+/* ev's value given costs (NULL: a walk that reads 0 for every real
+ * event), marking the slots it reads in reads when not NULL. */
+static double walk_event(const ph_profile *p, const ph_event *ev,
+                         const int64_t *costs, unsigned char *reads)
 {
     const ph_expr *e;
     evalctx c;
     if (!ev)
         return 0;
-    if (!(ev->flags & PH_EV_DERIVED))
-        return ev->slot >= 0 && costs ? (double)costs[ev->slot] : 0;
+    if (!(ev->flags & PH_EV_DERIVED)) {
+        if (ev->slot < 0)
+            return 0;
+        if (reads)
+            reads[ev->slot] = 1;
+        return costs ? (double)costs[ev->slot] : 0;
+    }
     e = (size_t)ev->index < p->exprs.n ? p->exprs.v[ev->index] : NULL;
     if (!e)
         return 0;
     memset(&c, 0, sizeof c);
     c.p = p;
     c.costs = costs;
+    c.reads = reads;
     return eval_node(&c, e);
+}
+
+double ph_event_eval(const ph_profile *p, const ph_event *ev,
+                     const int64_t *costs)
+{
+    return walk_event(p, ev, costs, NULL);
+}
+
+void ph_event_reads(const ph_profile *p, const ph_event *ev,
+                    unsigned char *reads)
+{
+    (void)walk_event(p, ev, NULL, reads);
 }

@@ -213,6 +213,11 @@ PH_API ph_event *ph_default_event(const ph_profile *p);
 PH_API double ph_event_eval(const ph_profile *p, const ph_event *ev,
                             const int64_t *costs);
 
+/* Marks in reads (ph_event_nreal bytes) the real events whose values
+ * ph_event_eval of ev reads. */
+PH_API void ph_event_reads(const ph_profile *p, const ph_event *ev,
+                           unsigned char *reads);
+
 /* How reports show ev's values: returns the factor to multiply them by
  * (1: shown as the raw count).  Ticks of a time unit (gmon's cpu_time,
  * unit "seconds", scale 1/rate) are shown in that unit, as gprof prints
@@ -587,6 +592,11 @@ PH_API const int64_t *ph_totals(const ph_profile *p, int part);
 PH_API const int64_t *ph_func_self(const ph_profile *p, const ph_func *f,
                                    int part);
 
+/* Adds ph_func_self of f to acc, without the cache of every function
+ * when the profile has no samples (a few functions' sums). */
+PH_API void ph_func_self_add(const ph_profile *p, const ph_func *f, int part,
+                             int64_t *acc);
+
 /* Inclusive cost of f, without cycle handling:
  *   tree data: the cost of every stack through f, each stack counted once
  *     even when f recurses (so it never exceeds the total);
@@ -597,6 +607,14 @@ PH_API const int64_t *ph_func_self(const ph_profile *p, const ph_func *f,
  * (strongly connected components) is in analysis/. */
 PH_API const int64_t *ph_func_incl(const ph_profile *p, const ph_func *f,
                                    int part);
+
+/* ph_func_self and ph_func_incl of every function, in the k real events
+ * of slots only: k values a function, by id, into self and incl (room
+ * for ph_func_count x k each).  A report of one event reads a few values
+ * a function, not two vectors of every event; nothing is cached. */
+PH_API void ph_func_sums_of(const ph_profile *p, int part,
+                            const size_t *slots, size_t k, int64_t *self,
+                            int64_t *incl);
 
 /* Number of calls into f from other functions (flat call records, self calls
  * excluded) and number of self calls. */

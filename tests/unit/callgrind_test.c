@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "exporters/exporters.h"
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
@@ -627,6 +628,65 @@ static void each_sample(int (*check)(const char *, const char *, long))
     CU_ASSERT(n > 0);
 }
 
+/* Whether entry b of table tb has the values of entry a of ta in ev. */
+static int same_entry(const ph_table *ta, const ph_entry *a,
+                      const ph_table *tb, const ph_entry *b,
+                      const ph_event *ev)
+{
+    return b->func == a->func && b->cycle == a->cycle &&
+           b->is_cycle == a->is_cycle && b->calls == a->calls &&
+           b->self_calls == a->self_calls &&
+           ph_entry_value(tb, b, ev, 0) == ph_entry_value(ta, a, ev, 0) &&
+           ph_entry_value(tb, b, ev, 1) == ph_entry_value(ta, a, ev, 1);
+}
+
+/* A table of one event holds the values of the events it reads: its
+ * entries have the values they have in the table of every event, in the
+ * same order, and those it leaves out have none in that event. */
+static int one_event_tables_agree(const char *name, const char *buf,
+                                  long len)
+{
+    ph_profile *p = read_mem(buf, (size_t)len, NULL);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p)
+        return 0;
+    for (size_t i = 0; i < ph_event_count(p); i++) {
+        const ph_event *ev = ph_event_at(p, i);
+        ph_table_opts o = {.group = PH_GROUP_FUNCTION, .part = PH_ALL_PARTS,
+                           .cycles = 1};
+        ph_table *all = ph_table_build(p, &o);
+        o.only = ev;
+        ph_table *one = ph_table_build(p, &o);
+        CU_ASSERT_PTR_NOT_NULL(one->kept);
+        size_t k = 0;
+        int same = 1;
+        for (size_t j = 0; same && j < all->count; j++) {
+            const ph_entry *a = &all->entries[j];
+            if (k < one->count && same_entry(all, a, one, &one->entries[k],
+                                             ev)) {
+                k++;
+                continue;
+            }
+            same = ph_entry_value(all, a, ev, 0) == 0 &&
+                   ph_entry_value(all, a, ev, 1) == 0 && !a->calls &&
+                   !a->self_calls;
+        }
+        if (!same || k != one->count)
+            fprintf(stderr, "%s: %s: the tables differ\n", name,
+                    ph_str_get(p, ev->name));
+        CU_ASSERT(same && k == one->count);
+        ph_table_free(one);
+        ph_table_free(all);
+    }
+    ph_profile_free(p);
+    return 1;
+}
+
+static void test_one_event_tables(void)
+{
+    each_sample(one_event_tables_agree);
+}
+
 static int round_trips(const char *name, const char *buf, long len)
 {
     ph_profile *p = read_mem(buf, (size_t)len, NULL), *q;
@@ -826,6 +886,8 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "round trip, no parts", test_round_trip_no_parts);
     CU_add_test(s, "round trip, samples", test_round_trip_samples);
     CU_add_test(s, "a run's files as parts", test_run_files);
+    CU_add_test(s, "a table of one event = the table of every event",
+                test_one_event_tables);
     CU_add_test(s, "one-pass cost-line tokens", test_cost_tokens);
     CU_add_test(s, "one-pass reading = the ordinary parser",
                 test_fast_path_samples);
