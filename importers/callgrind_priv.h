@@ -235,10 +235,7 @@ int ph_cg_toklen(const char *q, const char *e);
 
 /* One id of one kind: its name and what it resolved to last time (an
  * object, a file, or a function, whose own file and object say what it
- * was resolved with), so that "fn=(12)" costs one array lookup.  16
- * bytes: ids count every name valgrind met in the run, and those a file
- * uses are spread thin among them (38,000 of the first 223,000 in a
- * --separate-callers file), so the array is mostly holes. */
+ * was resolved with), so that "fn=(12)" costs two array lookups. */
 typedef struct ph_cgent {
     ph_str name;
     int defined;        /* part count when defined; 0 = never */
@@ -247,14 +244,19 @@ typedef struct ph_cgent {
 
 /* Small ids (the normal case) index an array; ids far beyond what the file
  * could define go to an open-addressing table, so a huge id in a small
- * file allocates nothing big. */
+ * file allocates nothing big.  Both hold the index + 1 of the id's entry
+ * (0: none), 4 bytes an id: ids count every name valgrind met in the run,
+ * and those a file uses are spread thin among them (38,000 of the first
+ * 223,000 in a --separate-callers file), so the array is mostly holes. */
 typedef struct ph_cgids {
-    ph_cgent *dense;
+    uint32_t *dense;
     size_t ndense;
     size_t limit;
     uint64_t *hkey;
-    ph_cgent *hval;
+    uint32_t *hval;
     size_t hcap, hused;
+    ph_cgent *ents;     /* in the order the ids were first defined */
+    size_t nents, capents;
     const char *kind;   /* "object", "file", "function" */
 } ph_cgids;
 

@@ -172,6 +172,25 @@ int ph_cg_name(const char *s, const char *e, int *compressed, uint64_t *id,
 /* ------------------------------------------------------------------ */
 /* Compressed-name id tables                                          */
 
+/* The entry an id's slot holds, or a new one there (NULL: none and not
+ * create). */
+static ph_cgent *entry_at(ph_cgids *t, uint32_t *slot, int create)
+{
+    if (*slot)
+        return &t->ents[*slot - 1];
+    if (!create)
+        return NULL;
+    if (t->nents == UINT32_MAX)
+        ph_oom();
+    if (t->nents == t->capents) {
+        t->capents = t->capents ? 2 * t->capents : 256;
+        t->ents = ph_xrealloc(t->ents, t->capents * sizeof *t->ents);
+    }
+    *slot = (uint32_t)++t->nents;
+    memset(&t->ents[t->nents - 1], 0, sizeof *t->ents);
+    return &t->ents[t->nents - 1];
+}
+
 ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
 {
     size_t i, mask;
@@ -189,12 +208,12 @@ ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
                                     n * sizeof *t->dense);
             t->ndense = n;
         }
-        return &t->dense[id];
+        return entry_at(t, &t->dense[id], create);
     }
     if (t->hcap == 0 || (create && 2 * (t->hused + 1) > t->hcap)) {
         size_t ncap = t->hcap ? 2 * t->hcap : 64, j;
         uint64_t *nk;
-        ph_cgent *nv;
+        uint32_t *nv;
         if (!create && t->hcap == 0)
             return NULL;
         nk = ph_xcalloc(ncap, sizeof *nk);
@@ -224,7 +243,7 @@ ph_cgent *ph_cg_find_id(ph_cgids *t, uint64_t id, int create)
         t->hkey[i] = id;
         t->hused++;
     }
-    return &t->hval[i];
+    return entry_at(t, &t->hval[i], create);
 }
 
 void ph_cg_free_ids(ph_cgids *t)
@@ -232,6 +251,7 @@ void ph_cg_free_ids(ph_cgids *t)
     free(t->dense);
     free(t->hkey);
     free(t->hval);
+    free(t->ents);
 }
 
 /* ------------------------------------------------------------------ */
