@@ -326,7 +326,10 @@ void ph_htab_insert(ph_htab *t, uint64_t h, void *item)
     size_t i;
     if (!t->v)
         ph_htab_init(t, 16);
-    if ((t->n + 1) * 2 > t->mask + 1)
+    /* up to 3/4 full: the stored hashes keep a probe within a cache line
+     * or two, and a table of every function of a profile (16 bytes a
+     * slot) is half the size it is at 1/2 */
+    if (4 * (t->n + 1) > 3 * (t->mask + 1))
         grow_htab(t);
     i = h & t->mask;
     while (t->v[i])
