@@ -319,7 +319,8 @@ typedef struct ph_table {
     int gprof_lines;       /* entries are gprof -l's line symbols */
     /* A table of one event (ph_table_opts.only): the slots its entries
      * keep (nkept of them, NULL: every event), their values, and room for
-     * a vector of every event to evaluate them in. */
+     * a vector of every event to evaluate them in (ph_entry_value writes
+     * it: such a table is read by one thread at a time). */
     size_t *kept;
     size_t nkept;
     int64_t *kept_sums;

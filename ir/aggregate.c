@@ -511,7 +511,8 @@ void ph_func_sums_of(const ph_profile *cp, int part, const size_t *slots,
     sum_self(p, &s, sel, totals);
     if (totals)
         clear_nonadditive(p, totals, 1, s.w, NULL);
-    sum_incl(p, &s, sel, NULL);
+    /* the call counts of the cache in the same pass (a table asks) */
+    sum_incl(p, &s, sel, a->have_calls ? NULL : a);
     clear_nonadditive(p, self, s.nfunc, k, slots);
     clear_nonadditive(p, incl, s.nfunc, k, slots);
     free(s.tree_self);
