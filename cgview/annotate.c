@@ -217,6 +217,74 @@ static void add_cum(const ph_report *r, const ph_func *f,
     free(sub);
 }
 
+struct ph_file_funcs {
+    uint32_t *first;        /* by file id: its first entry in func */
+    uint32_t *func;         /* function indices, by file */
+};
+
+ph_file_funcs *ph_file_funcs_new(const ph_profile *p)
+{
+    size_t nfiles = ph_file_count(p), n = 0, cap = 0;
+    uint32_t *stamp = ph_xcalloc(nfiles + 1, sizeof *stamp);
+    uint32_t *file_of = NULL, *func_of = NULL;   /* (file id, function) */
+    for (size_t i = 0; i < ph_func_count(p); i++) {
+        const ph_func *g = ph_func_at(p, i);
+        ph_row_iter it;
+        ph_row row;
+        ph_call_iter ci;
+        const ph_call *c;
+        ph_row_iter_init(&it, p, g, NULL);
+        c = ph_calls_out(&ci, p, g);
+        for (;;) {
+            /* the file collect_func counts a row or a call in */
+            const ph_file *fl;
+            if (ph_row_next_line(&it, &row))
+                fl = row.file ? row.file : g->file;
+            else if (c) {
+                fl = c->file ? c->file : g->file;
+                c = ph_call_next(&ci);
+            } else
+                break;
+            if (!fl || stamp[fl->id] == i + 1)
+                continue;       /* listed for this function already */
+            stamp[fl->id] = (uint32_t)i + 1;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                file_of = ph_xrealloc(file_of, cap * sizeof *file_of);
+                func_of = ph_xrealloc(func_of, cap * sizeof *func_of);
+            }
+            file_of[n] = fl->id;
+            func_of[n++] = (uint32_t)i;
+        }
+    }
+    free(stamp);
+    /* by file, each file's functions in the order found (function order) */
+    ph_file_funcs *ff = ph_xcalloc(1, sizeof *ff);
+    ff->first = ph_xcalloc(nfiles + 2, sizeof *ff->first);
+    ff->func = ph_xmalloc((n + 1) * sizeof *ff->func);
+    for (size_t k = 0; k < n; k++)
+        ff->first[file_of[k] + 1]++;
+    for (size_t id = 1; id <= nfiles; id++)
+        ff->first[id + 1] += ff->first[id];
+    uint32_t *fill = ph_xmalloc((nfiles + 2) * sizeof *fill);
+    memcpy(fill, ff->first, (nfiles + 2) * sizeof *fill);
+    for (size_t k = 0; k < n; k++)
+        ff->func[fill[file_of[k]]++] = func_of[k];
+    free(fill);
+    free(file_of);
+    free(func_of);
+    return ff;
+}
+
+void ph_file_funcs_free(ph_file_funcs *ff)
+{
+    if (!ff)
+        return;
+    free(ff->first);
+    free(ff->func);
+    free(ff);
+}
+
 void ph_lines_collect(const ph_report *r, const ph_func *f,
                       const ph_file *file, ph_lines *ls)
 {
@@ -227,6 +295,11 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
     ph_idmap_init(&ls->call_of, 64);
     if (f) {
         collect_func(r, f, NULL, ls);
+    } else if (file && r->file_funcs) {
+        const ph_file_funcs *ff = r->file_funcs;
+        for (uint32_t k = ff->first[file->id]; k < ff->first[file->id + 1];
+             k++)
+            collect_func(r, ph_func_at(p, ff->func[k]), file, ls);
     } else {
         for (size_t i = 0; i < ph_func_count(p); i++)
             collect_func(r, ph_func_at(p, i), file, ls);

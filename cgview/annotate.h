@@ -35,8 +35,18 @@ typedef struct ph_lines {
     ph_idmap line_of, call_of;
 } ph_lines;
 
-/* Lines of f (file NULL) or of every function's code in file (f NULL),
- * sorted by (file, line), equal lines and calls merged. */
+/* The functions with rows or calls in each file, in function order, so
+ * that a file's lines come from its own functions, not from a walk over
+ * every function's rows for each file (a pattern that matches thousands
+ * of functions annotates hundreds of files).  Every part's: a function
+ * listed for a file it has code in only in another part adds nothing. */
+typedef struct ph_file_funcs ph_file_funcs;
+ph_file_funcs *ph_file_funcs_new(const ph_profile *p);
+void ph_file_funcs_free(ph_file_funcs *ff);
+
+/* Lines of f (file NULL) or of every function's code in file (f NULL;
+ * from r->file_funcs' functions of file when set), sorted by (file,
+ * line), equal lines and calls merged. */
 void ph_lines_collect(const ph_report *r, const ph_func *f,
                       const ph_file *file, ph_lines *ls);
 void ph_lines_free(ph_lines *ls);

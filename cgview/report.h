@@ -42,6 +42,8 @@ typedef struct ph_report {
     ph_view view;
     const char *fn;          /* --callers/--callees/--butterfly/--annotate */
     const char *source_dir;  /* --annotate: where to look for sources */
+    /* --annotate: the functions with code in each file (annotate.h) */
+    const struct ph_file_funcs *file_funcs;
     uint32_t context;        /* --annotate: lines around a costly line */
     const ph_event *ev;      /* the event shown and sorted by */
     ph_sort sort;

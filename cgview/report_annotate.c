@@ -605,6 +605,9 @@ int ph_report_annotate(ph_report *r)
         return PH_EXIT_BAD;
     line_rows_new(r, NULL, NULL, &lr);
     em = ph_report_funcs_begin(r, lr.lines);
+    ph_file_funcs *ff = NULL;
+    if (r->fmt != PH_REPORT_CSV)    /* the matches' files are shown */
+        r->file_funcs = ff = ph_file_funcs_new(r->p);
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
         ph_lines ls;
@@ -650,6 +653,8 @@ int ph_report_annotate(ph_report *r)
         ph_lines_free(&ls);
     }
     line_rows_free(&lr);
+    r->file_funcs = NULL;
+    ph_file_funcs_free(ff);
     free(done);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);
