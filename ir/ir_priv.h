@@ -23,11 +23,13 @@
 #define PH_ARENA_MAX_BLOCK (2048u * 1024u)
 
 typedef struct ph_arena_block ph_arena_block;
+typedef struct ph_stock ph_stock;
 
 typedef struct ph_arena {
     ph_arena_block *head;   /* newest block (the one we bump in) */
     size_t next_size;       /* size of the next block to make */
     size_t total;           /* bytes of all blocks, for statistics */
+    ph_stock *stock;        /* full-size blocks made ready, or NULL */
 } ph_arena;
 
 /* A position in the arena to rewind to. */
@@ -169,6 +171,7 @@ struct ph_profile {
     size_t nstrs, capstrs;
     uint64_t *strslots;     /* hash << 32 | handle, 0 = empty (strtab.c) */
     size_t strmask;
+    struct ph_part_slot *part_cache;    /* compounds' parts (strtab.c) */
 
     ph_vec meta;            /* pairs: key, value (const char *) */
     const char *approx;

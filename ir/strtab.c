@@ -66,6 +66,8 @@ void ph_strtab_free(ph_profile *p)
 {
     free(p->strs);
     free(p->strslots);
+    free(p->part_cache);
+    p->part_cache = NULL;
     p->strs = NULL;
     p->strslots = NULL;
     p->nstrs = p->capstrs = 0;
@@ -199,6 +201,31 @@ static int is_compound(const char *s, size_t len)
            !memchr(s, '\0', len);
 }
 
+/* The parts of compound strings repeat (--separate-callers=16 over cc1:
+ * 2.4 million parts of 153,000 names, 7,800 distinct): a direct-mapped
+ * cache by hash finds a part again without probing the table of every
+ * string, whose slots, entries and texts are three cache misses. */
+#define PART_CACHE 4096
+
+struct ph_part_slot {
+    const char *text;       /* NULL: empty */
+    uint32_t len;
+    ph_str handle;
+};
+
+static ph_str intern_part(ph_profile *p, const char *s, size_t len)
+{
+    if (!p->part_cache)
+        p->part_cache = ph_xcalloc(PART_CACHE, sizeof *p->part_cache);
+    uint64_t h = ph_hash_bytes(s, len, p->seed);
+    struct ph_part_slot *c = &p->part_cache[h & (PART_CACHE - 1)];
+    if (c->text && c->len == len && memcmp(c->text, s, len) == 0)
+        return c->handle;
+    ph_str part = ph_str_intern(p, s, len);
+    *c = (struct ph_part_slot){ ph_str_get(p, part), (uint32_t)len, part };
+    return part;
+}
+
 static ph_str intern_compound(ph_profile *p, const char *s, size_t len,
                               uint32_t h)
 {
@@ -210,7 +237,7 @@ static ph_str intern_compound(ph_profile *p, const char *s, size_t len,
                                        sizeof *parts);
     for (;;) {   /* a part has no separator: it is plain */
         q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
-        parts[k++] = ph_str_intern(p, at, (size_t)((q ? q : end) - at));
+        parts[k++] = intern_part(p, at, (size_t)((q ? q : end) - at));
         if (!q)
             break;
         at = q + 1;
