@@ -13,6 +13,7 @@
 
 #include "importers/callgrind_priv.h"
 #include "ir/jobs.h"
+#include "ir/stock.h"
 
 /* Record an error at column (at - line start) of the current line. */
 int ph_cg_fail(ph_cgread *r, const char *at, const char *fmt, ...)
@@ -628,6 +629,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
     if (pp) {
         ph_cgline l;
         int got;
+        ph_profile_set_stock(p, ph_cgpipe_stock(pp));
         while ((got = ph_cgpipe_next(pp, &l)) > 0) {
             r.sc.s = l.s;
             r.sc.e = l.e;
@@ -645,6 +647,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.sc.p = r.sc.clean = l.next;
         else if (got == 0)
             r.sc.p = r.sc.clean = r.sc.end;
+        ph_profile_set_stock(p, NULL);
         ph_cgpipe_stop(pp);
         while (next_progress <= (size_t)(r.sc.p - base))
             next_progress += PH_CG_PROGRESS_EVERY;

@@ -16,6 +16,7 @@
 
 #include "importers/callgrind_priv.h"
 #include "ir/jobs.h"
+#include "ir/stock.h"
 
 /* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
@@ -26,6 +27,9 @@
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)64 << 10)
+/* From this size up, the threads make the profile's blocks ready: a
+ * smaller input's profile takes a few blocks at most. */
+#define STOCK_MIN_SIZE ((size_t)16 << 20)
 /* Tokens of one cost line (ntok is a byte, PH_CGTOK_NONE excluded). */
 #define MAX_TOKENS (PH_CGTOK_NONE - 1)
 
@@ -62,6 +66,8 @@ struct ph_cgpipe {
     pthread_t *th;
     int nth;
     char mem_context[256];  /* the reader's, for an out-of-memory message */
+    ph_stock *stock;        /* blocks for the profile, filled while idle */
+    int stock_full;         /* no more for now: wait for the reader */
 
     /* The reader's position. */
     chunk *cur;
@@ -157,6 +163,16 @@ static size_t report_due(ph_cgpipe *pp)
     return done;
 }
 
+/* With the lock held: whether the reader will want another block before
+ * the end, at the rate of input bytes a block it has read so far (a block
+ * made and not taken adds to the peak). */
+static int stock_wanted(const ph_cgpipe *pp)
+{
+    size_t done = pp->consumed * pp->chunk;
+    size_t per_block = done / (ph_stock_asked(pp->stock) + 1);
+    return done < pp->len && pp->len - done > 2 * per_block;
+}
+
 static void *worker(void *arg)
 {
     ph_cgpipe *pp = arg;
@@ -179,6 +195,14 @@ static void *worker(void *arg)
                 (pp->next_claim < pp->consumed + pp->nslots &&
                  !pp->slots[pp->next_claim % pp->nslots].busy))
                 break;
+            /* Ahead of the reader: the pages of its next blocks. */
+            if (pp->stock && !pp->stock_full && stock_wanted(pp)) {
+                pthread_mutex_unlock(&pp->mu);
+                int more = ph_stock_fill(pp->stock);
+                pthread_mutex_lock(&pp->mu);
+                pp->stock_full = !more;
+                continue;
+            }
             pthread_cond_wait(&pp->cv, &pp->mu);
         }
         if (pp->stop || pp->next_claim >= pp->nchunks) {
@@ -223,6 +247,8 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
+    if (len >= STOCK_MIN_SIZE)
+        pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->cv, NULL);
     for (i = 0; i < pp->nth; i++) {
@@ -244,6 +270,7 @@ static void release(ph_cgpipe *pp)
     if (!pp->serial)
         pp->cur->ready = 0;
     pp->consumed = pp->cur_index + 1;
+    pp->stock_full = 0;
     pthread_cond_broadcast(&pp->cv);
     pthread_mutex_unlock(&pp->mu);
     pp->cur = NULL;
@@ -366,5 +393,11 @@ void ph_cgpipe_stop(ph_cgpipe *pp)
     }
     free(pp->slots);
     free(pp->th);
+    ph_stock_free(pp->stock);
     free(pp);
+}
+
+ph_stock *ph_cgpipe_stock(const ph_cgpipe *pp)
+{
+    return pp->stock;
 }

@@ -70,6 +70,9 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
 void ph_cgpipe_stop(ph_cgpipe *pp);
+/* Blocks its threads make ready for the profile's arenas (ir/stock.h), or
+ * NULL. */
+struct ph_stock *ph_cgpipe_stock(const ph_cgpipe *pp);
 
 /* Results of the number helpers below. */
 enum {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ir_priv.h"
+#include "stock.h"
 
 struct ph_arena_block {
     ph_arena_block *prev;   /* older block */
@@ -26,6 +27,7 @@ void ph_arena_init(ph_arena *a)
     a->head = NULL;
     a->next_size = PH_ARENA_FIRST_BLOCK - sizeof(ph_arena_block);
     a->total = 0;
+    a->stock = NULL;
 }
 
 void ph_arena_free(ph_arena *a)
@@ -39,8 +41,12 @@ void ph_arena_free(ph_arena *a)
     ph_arena_init(a);
 }
 
-static ph_arena_block *new_block(size_t bytes)
+static ph_arena_block *new_block(ph_arena *a, size_t bytes)
 {
+    void *q;
+    if (bytes == PH_ARENA_MAX_BLOCK && a->stock &&
+        (q = ph_stock_take(a->stock)))
+        return q;
     return bytes < PH_HUGE_PAGE ? ph_xmalloc(bytes) : ph_xmalloc_huge(bytes);
 }
 
@@ -56,7 +62,7 @@ static void add_block(ph_arena *a, size_t n, size_t align)
     else if (a->next_size < PH_ARENA_MAX_BLOCK - sizeof *b) {
         a->next_size = (a->next_size + sizeof *b) * 2 - sizeof *b;
     }
-    b = new_block(sizeof *b + size);
+    b = new_block(a, sizeof *b + size);
     b->size = size;
     b->used = 0;
     b->prev = a->head;

@@ -1,6 +1,6 @@
 /* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
- * growth, oversized requests, mark and rewind, trimming; and zeroed growth
- * of an array (alloc.c).
+ * growth, oversized requests, mark and rewind, trimming, blocks taken from
+ * a stock (stock.c); and zeroed growth of an array (alloc.c).
  */
 #include "config.h"
 
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ir_priv.h"
+#include "stock.h"
 #include "suites.h"
 
 static void test_alignment_and_zero(void)
@@ -143,6 +144,38 @@ static void test_trim(void)
     ph_arena_free(&a);
 }
 
+/* A stock holds one block at a time; the arena takes it for its next
+ * full-size block, and every full-size block it makes is counted as asked
+ * for, from the stock or not. */
+static void test_stock(void)
+{
+    ph_stock *s = ph_stock_new();
+    ph_arena a;
+    CU_ASSERT_PTR_NULL(ph_stock_take(s));
+    CU_ASSERT_EQUAL(ph_stock_asked(s), 1);
+    CU_ASSERT_EQUAL(ph_stock_fill(s), 1);
+    CU_ASSERT_EQUAL(ph_stock_fill(s), 0);       /* full */
+    unsigned char *ready = ph_stock_take(s);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ready);
+    CU_ASSERT_EQUAL((uintptr_t)ready % PH_HUGE_PAGE, 0);
+    ready[PH_ARENA_MAX_BLOCK - 1] = 1;          /* all of it is ours */
+    free(ready);
+    CU_ASSERT_EQUAL(ph_stock_fill(s), 1);
+    ph_arena_init(&a);
+    a.stock = s;
+    while (ph_arena_size(&a) < PH_ARENA_MAX_BLOCK)
+        ph_arena_alloc(&a, 1000, 8);
+    /* the small blocks asked nothing; the first full-size one took the
+     * block in stock */
+    CU_ASSERT_EQUAL(ph_stock_asked(s), 3);
+    CU_ASSERT_PTR_NULL(ph_stock_take(s));
+    while (ph_arena_size(&a) < 3 * PH_ARENA_MAX_BLOCK)
+        ph_arena_alloc(&a, 1000, 8);
+    CU_ASSERT_EQUAL(ph_stock_asked(s), 6);      /* two from the system */
+    ph_arena_free(&a);
+    ph_stock_free(s);
+}
+
 static void test_profile_alloc(void)
 {
     ph_profile *p = ph_profile_new();
@@ -185,6 +218,7 @@ void ph_test_register_arena(void)
     CU_add_test(s, "grow and shrink the newest", test_grow_shrink_last);
     CU_add_test(s, "mark and rewind", test_mark_rewind);
     CU_add_test(s, "trim the newest block", test_trim);
+    CU_add_test(s, "blocks from a stock", test_stock);
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
 }
