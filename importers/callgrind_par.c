@@ -163,16 +163,6 @@ static size_t report_due(ph_cgpipe *pp)
     return done;
 }
 
-/* With the lock held: whether the reader will want another block before
- * the end, at the rate of input bytes a block it has read so far (a block
- * made and not taken adds to the peak). */
-static int stock_wanted(const ph_cgpipe *pp)
-{
-    size_t done = pp->consumed * pp->chunk;
-    size_t per_block = done / (ph_stock_asked(pp->stock) + 1);
-    return done < pp->len && pp->len - done > 2 * per_block;
-}
-
 static void *worker(void *arg)
 {
     ph_cgpipe *pp = arg;
@@ -196,7 +186,9 @@ static void *worker(void *arg)
                  !pp->slots[pp->next_claim % pp->nslots].busy))
                 break;
             /* Ahead of the reader: the pages of its next blocks. */
-            if (pp->stock && !pp->stock_full && stock_wanted(pp)) {
+            if (pp->stock && !pp->stock_full &&
+                ph_stock_wanted(pp->stock, pp->consumed * pp->chunk,
+                                pp->len)) {
                 pthread_mutex_unlock(&pp->mu);
                 int more = ph_stock_fill(pp->stock);
                 pthread_mutex_lock(&pp->mu);

@@ -14,6 +14,7 @@
 
 #include "importers/importers.h"
 #include "ir/idmap.h"
+#include "ir/stock.h"
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_read.h"
 
@@ -64,7 +65,15 @@ typedef struct reader {
     uint8_t *state;         /* per context: 0 new, 1 on the walk, 2 done */
     int *slot;              /* metric index -> slot */
     int *is_str;
+    ph_stock *stock;        /* blocks made ready: contexts, then samples */
 } reader;
+
+/* Contexts and samples read: the stock's measure of the reader's work. */
+static void progress(reader *r, size_t done)
+{
+    if (r->stock && (done & 4095) == 0)
+        ph_stock_progress(r->stock, done);
+}
 
 static int get_str(reader *r, int64_t idx, size_t off, const char *what,
                    ph_str *out)
@@ -248,6 +257,7 @@ static int read_contexts(reader *r)
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t depth = 0, ci = i;
         ph_node *parent = NULL;
+        progress(r, i);
         while (r->state[ci] == 0) {
             r->state[ci] = 1;
             chain[depth++] = ci;
@@ -339,6 +349,7 @@ static int read_samples(reader *r)
         ph_sample *smp = ph_sample_add(r->p, r->node_of[ci], part, vals,
                                        width, NULL, 0);
         smp->strs = strs;
+        progress(r, r->nctx + i);
     }
     free(vals);
     return rc;
@@ -434,10 +445,15 @@ int ph_drcctprof_read(ph_input *in, ph_profile *p)
         rc = read_metric_types(&r);
     if (!rc)
         rc = read_symbols(&r);
-    if (!rc)
+    if (!rc) {
+        r.stock = ph_stock_start(r.nctx + sample_count(&r));
+        ph_profile_set_stock(p, r.stock);
         rc = read_contexts(&r);
+    }
     if (!rc)
         rc = read_samples(&r);
+    ph_profile_set_stock(p, NULL);
+    ph_stock_free(r.stock);
     free_reader(&r);
     return rc ? -1 : 0;
 }

@@ -13,6 +13,7 @@
 
 #include "importers/importers.h"
 #include "ir/idmap.h"
+#include "ir/stock.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
 
@@ -383,6 +384,8 @@ static int read_samples(reader *r)
                                          "thread_name"};
     for (int i = 0; i < 4; i++)
         r->thread_keys[i] = ph_str_intern0(r->p, tkeys[i]);
+    ph_stock *stock = ph_stock_start(sample_count(r));
+    ph_profile_set_stock(r->p, stock);
     for (size_t i = 0; i < sample_count(r) && rc == 0; i++) {
         const Perftools__Profiles__Sample *s = sample_at(r, i);
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
@@ -451,9 +454,14 @@ static int read_samples(reader *r)
         }
         ph_sample_add(r->p, node, part_for(r, labs, s->n_label), vals,
                       ph_event_nreal(r->p), labs, s->n_label);
-        if ((i & 4095) == 0)
+        if ((i & 4095) == 0) {
             ph_input_progress(r->in, off);
+            if (stock)
+                ph_stock_progress(stock, i);
+        }
     }
+    ph_profile_set_stock(r->p, NULL);
+    ph_stock_free(stock);
     free(vals);
     free(labs);
     free(path.loc);

@@ -208,6 +208,7 @@ struct ph_profile {
     size_t *call_in_start;  /* on first use; see build_in_index */
 
     /* context tree (tree.c) */
+    ph_stock *stock;        /* blocks made ready while it is read (stock.h) */
     ph_node **chunks;       /* node chunks, by number */
     size_t nchunks, capchunks;
     size_t nnodes;

@@ -1,11 +1,14 @@
 /* stock.c -- huge blocks whose pages another thread has written (stock.h).
  * A few slots, each empty or holding one block, filled and emptied with
- * atomic exchanges: the filler and the taker never wait for each other. */
+ * atomic exchanges: the filler and the taker never wait for each other.
+ * A stock with a thread of its own wakes it at each block asked for. */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "ir_priv.h"
+#include "jobs.h"
 #include "stock.h"
 
 /* One block: the reader fills one in milliseconds, the filler makes one
@@ -16,6 +19,13 @@
 struct ph_stock {
     void *slot[STOCK_SLOTS];    /* read and written atomically */
     size_t asked;               /* blocks asked for, atomic */
+    /* the filling thread of a ph_stock_start stock */
+    int threaded;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;                   /* under mu */
+    size_t done, total;         /* the reader's progress; done atomic */
 };
 
 ph_stock *ph_stock_new(void)
@@ -23,10 +33,54 @@ ph_stock *ph_stock_new(void)
     return ph_xcalloc(1, sizeof(ph_stock));
 }
 
+static void *filler(void *arg)
+{
+    ph_stock *s = arg;
+    pthread_mutex_lock(&s->mu);
+    while (!s->stop) {
+        size_t done = __atomic_load_n(&s->done, __ATOMIC_RELAXED);
+        if (ph_stock_wanted(s, done, s->total)) {
+            pthread_mutex_unlock(&s->mu);
+            int more = ph_stock_fill(s);
+            pthread_mutex_lock(&s->mu);
+            if (more)
+                continue;
+        }
+        pthread_cond_wait(&s->cv, &s->mu);  /* until a block is asked for */
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+ph_stock *ph_stock_start(size_t total)
+{
+    if (ph_jobs() < 2)
+        return NULL;
+    ph_stock *s = ph_stock_new();
+    s->total = total;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    s->threaded = pthread_create(&s->th, NULL, filler, s) == 0;
+    if (!s->threaded) {
+        ph_stock_free(s);
+        return NULL;
+    }
+    return s;
+}
+
 void ph_stock_free(ph_stock *s)
 {
     if (!s)
         return;
+    if (s->threaded) {
+        pthread_mutex_lock(&s->mu);
+        s->stop = 1;
+        pthread_cond_signal(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        pthread_join(s->th, NULL);
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
+    }
     for (int i = 0; i < STOCK_SLOTS; i++)
         free(s->slot[i]);
     free(s);
@@ -58,25 +112,39 @@ int ph_stock_fill(ph_stock *s)
 
 void *ph_stock_take(ph_stock *s)
 {
+    void *q = NULL;
     __atomic_add_fetch(&s->asked, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < STOCK_SLOTS; i++) {
-        if (!__atomic_load_n(&s->slot[i], __ATOMIC_RELAXED))
-            continue;
-        void *q = __atomic_exchange_n(&s->slot[i], NULL, __ATOMIC_ACQUIRE);
-        if (q)
-            return q;
+    for (int i = 0; i < STOCK_SLOTS && !q; i++)
+        if (__atomic_load_n(&s->slot[i], __ATOMIC_RELAXED))
+            q = __atomic_exchange_n(&s->slot[i], NULL, __ATOMIC_ACQUIRE);
+    if (s->threaded) {
+        pthread_mutex_lock(&s->mu);
+        pthread_cond_signal(&s->cv);
+        pthread_mutex_unlock(&s->mu);
     }
-    return NULL;
-}
-
-void ph_profile_set_stock(ph_profile *p, ph_stock *s)
-{
-    p->arena.stock = s;
-    p->row_arena.stock = s;
-    p->rec_arena.stock = s;
+    return q;
 }
 
 size_t ph_stock_asked(const ph_stock *s)
 {
     return __atomic_load_n(&s->asked, __ATOMIC_RELAXED);
+}
+
+int ph_stock_wanted(const ph_stock *s, size_t done, size_t total)
+{
+    size_t per_block = done / (ph_stock_asked(s) + 1);
+    return done < total && total - done > 2 * per_block;
+}
+
+void ph_stock_progress(ph_stock *s, size_t done)
+{
+    __atomic_store_n(&s->done, done, __ATOMIC_RELAXED);
+}
+
+void ph_profile_set_stock(ph_profile *p, ph_stock *s)
+{
+    p->stock = s;
+    p->arena.stock = s;
+    p->row_arena.stock = s;
+    p->rec_arena.stock = s;
 }

@@ -1,19 +1,26 @@
 /* stock.h -- huge blocks made ready by a thread with time to spare.  On the
  * virtual machines profhub is measured on, the first write to memory new
  * to a process runs at 0.6-1 GB/s (the host backs a guest's page only when
- * it is used): a sixth of the callgrind reader's thread went to faulting in
- * its arenas' blocks.  The reader's look-ahead thread touches the pages of
- * a few blocks while it waits for the reader, and the profile's arenas
- * take their full-size blocks from the stock before asking the system. */
+ * it is used): a sixth of the callgrind reader's thread, a tenth of the
+ * pprof reader's, went to faulting in the arenas' blocks.  Another thread
+ * writes the pages of the next block while the reader works, and the
+ * profile's arenas take their full-size blocks from the stock before
+ * asking the system. */
 #ifndef PH_STOCK_H
 #define PH_STOCK_H
+
+#include <stddef.h>
 
 typedef struct ph_stock ph_stock;
 struct ph_profile;
 
-/* An empty stock. */
+/* An empty stock, filled by the caller's own threads (ph_stock_fill). */
 ph_stock *ph_stock_new(void);
-/* Frees the blocks still in stock. */
+/* A stock with a thread of its own that keeps it filled while a reader
+ * with total units of work to do (ph_stock_progress) will want another
+ * block; NULL when only one thread may run (ph_jobs). */
+ph_stock *ph_stock_start(size_t total);
+/* Stops its thread and frees the blocks still in stock. */
 void ph_stock_free(ph_stock *s);
 /* One more block ready, its pages written: 1, or 0 when the stock is full
  * or the memory limit or the system said no.  Any thread. */
@@ -23,6 +30,12 @@ int ph_stock_fill(ph_stock *s);
 void *ph_stock_take(ph_stock *s);
 /* How many times ph_stock_take was called: the blocks the arenas made. */
 size_t ph_stock_asked(const ph_stock *s);
+/* Whether a reader done with done of its total units will take another
+ * block before the end, at the rate of units a block so far: a block made
+ * and not taken is memory the peak counts for nothing. */
+int ph_stock_wanted(const ph_stock *s, size_t done, size_t total);
+/* The reader of a ph_stock_start stock is done with done units. */
+void ph_stock_progress(ph_stock *s, size_t done);
 
 /* The arenas of p take their full-size blocks from s while it is set; set
  * NULL before s is freed. */

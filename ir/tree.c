@@ -14,8 +14,15 @@
 
 #include "hash.h"
 #include "ir_priv.h"
+#include "stock.h"
 
 #define CHUNK_BYTES (PH_NODE_CHUNK * sizeof(ph_node))
+/* The first chunks are blocks of their own (a small tree stays small);
+ * later ones are cut from huge blocks of PH_ARENA_MAX_BLOCK, a fault per
+ * 32 chunks, not 16 per chunk, and taken from the profile's stock when it
+ * has one. */
+#define OWN_CHUNKS 32
+#define CHUNKS_PER_BLOCK (PH_ARENA_MAX_BLOCK / CHUNK_BYTES)
 
 typedef struct frame_ent {
     ph_frame f;
@@ -31,10 +38,17 @@ static void drop_build_tables(ph_profile *p)
     p->nodemask = p->nslotted = 0;
 }
 
+/* Whether chunk i starts a block of its own (to free). */
+static int starts_block(size_t i)
+{
+    return i < OWN_CHUNKS || (i - OWN_CHUNKS) % CHUNKS_PER_BLOCK == 0;
+}
+
 void ph_tree_free(ph_profile *p)
 {
     for (size_t i = 0; i < p->nchunks; i++)
-        free(p->chunks[i]);
+        if (starts_block(i))
+            free(p->chunks[i]);
     free(p->chunks);
     p->chunks = NULL;
     p->nchunks = p->capchunks = p->nnodes = 0;
@@ -256,9 +270,17 @@ static ph_node *new_slot(ph_profile *p, uint32_t *id)
         ph_oom();
     if (i % PH_NODE_PER_CHUNK == 0) {
         void *c = NULL;
-        if (!ph_mem_allows(CHUNK_BYTES) ||
-            posix_memalign(&c, CHUNK_BYTES, CHUNK_BYTES) != 0)
-            ph_oom();
+        size_t k = p->nchunks;
+        if (k < OWN_CHUNKS) {
+            if (!ph_mem_allows(CHUNK_BYTES) ||
+                posix_memalign(&c, CHUNK_BYTES, CHUNK_BYTES) != 0)
+                ph_oom();
+        } else if (starts_block(k)) {
+            if (!p->stock || !(c = ph_stock_take(p->stock)))
+                c = ph_xmalloc_huge(PH_ARENA_MAX_BLOCK);
+        } else {
+            c = (char *)p->chunks[k - 1] + CHUNK_BYTES;
+        }
         if (p->nchunks == p->capchunks) {
             p->capchunks = p->capchunks ? 2 * p->capchunks : 16;
             p->chunks = ph_xrealloc(p->chunks,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ir_priv.h"
+#include "jobs.h"
 #include "stock.h"
 #include "suites.h"
 
@@ -173,7 +174,33 @@ static void test_stock(void)
         ph_arena_alloc(&a, 1000, 8);
     CU_ASSERT_EQUAL(ph_stock_asked(s), 6);      /* two from the system */
     ph_arena_free(&a);
+    /* 6 blocks for 60 units of 100: another before the end while more
+     * than twice 60/7 units are left */
+    CU_ASSERT(ph_stock_wanted(s, 60, 100));
+    CU_ASSERT(!ph_stock_wanted(s, 85, 100));
+    CU_ASSERT(!ph_stock_wanted(s, 100, 100));
     ph_stock_free(s);
+}
+
+/* A stock with a thread of its own has a block ready soon after it
+ * starts, and another after one is taken. */
+static void test_stock_thread(void)
+{
+    ph_set_jobs(2);
+    ph_stock *s = ph_stock_start(100);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    for (int round = 0; round < 2; round++) {
+        void *q = NULL;
+        for (int ms = 0; ms < 10000 && !q; ms++) {
+            q = ph_stock_take(s);
+            if (!q)
+                usleep(1000);
+        }
+        CU_ASSERT_PTR_NOT_NULL(q);
+        free(q);
+    }
+    ph_stock_free(s);
+    ph_set_jobs(0);
 }
 
 static void test_profile_alloc(void)
@@ -219,6 +246,7 @@ void ph_test_register_arena(void)
     CU_add_test(s, "mark and rewind", test_mark_rewind);
     CU_add_test(s, "trim the newest block", test_trim);
     CU_add_test(s, "blocks from a stock", test_stock);
+    CU_add_test(s, "a stock's own thread", test_stock_thread);
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
 }

@@ -1,5 +1,6 @@
 /* tree_test.c -- CUnit suite for ir/tree.c: finding and creating
- * children, dense ids and depths, child and sample order, copied labels.
+ * children, dense ids and depths, child and sample order, copied labels,
+ * nodes in chunks of their own and cut from huge blocks.
  */
 #include "config.h"
 
@@ -7,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "ir.h"
+#include "stock.h"
 #include "suites.h"
 
 static void test_children(void)
@@ -73,6 +75,35 @@ static void test_deep(void)
         self_calls += c->callee == f ? c->count : 0;
     CU_ASSERT_EQUAL(self_calls, 99999);
     CU_ASSERT_EQUAL(ph_func_incl(p, f, PH_ALL_PARTS)[0], 3);
+    ph_profile_free(p);
+}
+
+/* 400,000 nodes: the first chunks are blocks of their own, the others cut
+ * from huge blocks (one of them from a stock): every node is found again
+ * by its id, and its id from its address. */
+static void test_many_nodes(void)
+{
+    enum { N = 400000 };
+    ph_profile *p = ph_profile_new();
+    ph_func *f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    ph_stock *stock = ph_stock_new();
+    CU_ASSERT_EQUAL(ph_stock_fill(stock), 1);
+    ph_profile_set_stock(p, stock);
+    ph_node *root = ph_node_child(p, NULL, f, NULL, 0, 0, 0);
+    for (uint64_t i = 1; i < N; i++)
+        ph_node_child(p, i % 2 ? root : NULL, f, NULL, i, 0, 0);
+    CU_ASSERT_PTR_NULL(ph_stock_take(stock));       /* the tree took it */
+    ph_profile_set_stock(p, NULL);
+    ph_stock_free(stock);
+    CU_ASSERT_EQUAL(ph_node_count(p), N);
+    size_t bad = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        const ph_node *n = ph_node_at(p, i);
+        bad += !n || ph_node_id(p, n) != i + 1 ||
+               ph_node_frame(p, n)->addr != i ||
+               n->parent != (i % 2 ? 1u : 0u);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
     ph_profile_free(p);
 }
 
@@ -242,6 +273,7 @@ void ph_test_register_tree(void)
     CU_pSuite s = CU_add_suite("tree", NULL, NULL);
     CU_add_test(s, "find and create children", test_children);
     CU_add_test(s, "deep recursion", test_deep);
+    CU_add_test(s, "many nodes", test_many_nodes);
     CU_add_test(s, "samples and labels", test_samples);
     CU_add_test(s, "adding after the profile was read", test_add_after_read);
     CU_add_test(s, "few and many children", test_few_and_many_children);
