@@ -6,7 +6,9 @@
 # on copies of that file with a bad cost line, a NUL byte or CRLF line ends
 # half-way through (exact errors).  So does diff, which reads its two files
 # and builds their tables side by side: its report, and its errors in the
-# order of the files.  valgrind or perl missing => skip (77).
+# order of the files.  The pprof and DrCCTProf readers, whose memory
+# blocks another thread makes ready: the same, on the real samples and on
+# the big file converted.  valgrind or perl missing => skip (77).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program valgrind perl
 
@@ -79,6 +81,14 @@ perl -pe 's/\n/\r\n/' "$big" >"$tmp/crlf.out"
 for f in badcost overflow nul crlf; do
     same "$tmp/$f.out"
 done
+for f in "$SAMPLES"/pprof/*.pb.gz "$SAMPLES"/easyview/*.ezview; do
+    same "$f"
+done
+"$PROFHUB" convert -t pprof -o "$tmp/big.pb.gz" "$big" 2>/dev/null &&
+    "$PROFHUB" convert -t drcctprof -o "$tmp/big.drcctprof" "$tmp/big.pb.gz" \
+        2>/dev/null || { echo "ERROR: cannot convert $big"; exit 99; }
+same "$tmp/big.pb.gz"
+same "$tmp/big.drcctprof"
 same_diff "$SAMPLES/callgrind/chain.default.out" "$big"
 same_diff "$big" "$tmp/crlf.out"
 same_diff "$big" "$tmp/badcost.out"
