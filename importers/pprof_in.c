@@ -456,8 +456,7 @@ static int read_samples(reader *r)
                       ph_event_nreal(r->p), labs, s->n_label);
         if ((i & 4095) == 0) {
             ph_input_progress(r->in, off);
-            if (stock)
-                ph_stock_progress(stock, i);
+            ph_stock_progress(stock, i);
         }
     }
     ph_profile_set_stock(r->p, NULL);

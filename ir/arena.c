@@ -43,10 +43,8 @@ void ph_arena_free(ph_arena *a)
 
 static ph_arena_block *new_block(ph_arena *a, size_t bytes)
 {
-    void *q;
-    if (bytes == PH_ARENA_MAX_BLOCK && a->stock &&
-        (q = ph_stock_take(a->stock)))
-        return q;
+    if (bytes == PH_ARENA_MAX_BLOCK)
+        return ph_stock_block(a->stock);
     return bytes < PH_HUGE_PAGE ? ph_xmalloc(bytes) : ph_xmalloc_huge(bytes);
 }
 

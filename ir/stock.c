@@ -62,6 +62,8 @@ ph_stock *ph_stock_start(size_t total)
     pthread_cond_init(&s->cv, NULL);
     s->threaded = pthread_create(&s->th, NULL, filler, s) == 0;
     if (!s->threaded) {
+        pthread_mutex_destroy(&s->mu);
+        pthread_cond_destroy(&s->cv);
         ph_stock_free(s);
         return NULL;
     }
@@ -125,6 +127,12 @@ void *ph_stock_take(ph_stock *s)
     return q;
 }
 
+void *ph_stock_block(ph_stock *s)
+{
+    void *q = s ? ph_stock_take(s) : NULL;
+    return q ? q : ph_xmalloc_huge(PH_ARENA_MAX_BLOCK);
+}
+
 size_t ph_stock_asked(const ph_stock *s)
 {
     return __atomic_load_n(&s->asked, __ATOMIC_RELAXED);
@@ -138,7 +146,8 @@ int ph_stock_wanted(const ph_stock *s, size_t done, size_t total)
 
 void ph_stock_progress(ph_stock *s, size_t done)
 {
-    __atomic_store_n(&s->done, done, __ATOMIC_RELAXED);
+    if (s)
+        __atomic_store_n(&s->done, done, __ATOMIC_RELAXED);
 }
 
 void ph_profile_set_stock(ph_profile *p, ph_stock *s)

@@ -28,13 +28,17 @@ int ph_stock_fill(ph_stock *s);
 /* A ready block of PH_ARENA_MAX_BLOCK bytes, aligned to a huge page,
  * freed with free(); NULL when none is.  Any thread. */
 void *ph_stock_take(ph_stock *s);
+/* A block of PH_ARENA_MAX_BLOCK bytes for a profile: s's ready one, else
+ * a new one from the system (s may be NULL). */
+void *ph_stock_block(ph_stock *s);
 /* How many times ph_stock_take was called: the blocks the arenas made. */
 size_t ph_stock_asked(const ph_stock *s);
 /* Whether a reader done with done of its total units will take another
  * block before the end, at the rate of units a block so far: a block made
  * and not taken is memory the peak counts for nothing. */
 int ph_stock_wanted(const ph_stock *s, size_t done, size_t total);
-/* The reader of a ph_stock_start stock is done with done units. */
+/* The reader of a ph_stock_start stock (or NULL) is done with done
+ * units. */
 void ph_stock_progress(ph_stock *s, size_t done);
 
 /* The arenas of p take their full-size blocks from s while it is set; set

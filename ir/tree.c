@@ -276,8 +276,7 @@ static ph_node *new_slot(ph_profile *p, uint32_t *id)
                 posix_memalign(&c, CHUNK_BYTES, CHUNK_BYTES) != 0)
                 ph_oom();
         } else if (starts_block(k)) {
-            if (!p->stock || !(c = ph_stock_take(p->stock)))
-                c = ph_xmalloc_huge(PH_ARENA_MAX_BLOCK);
+            c = ph_stock_block(p->stock);
         } else {
             c = (char *)p->chunks[k - 1] + CHUNK_BYTES;
         }
