@@ -78,8 +78,11 @@ size_t ph_funcs_matching(const ph_profile *p, const char *name,
     size_t n = 0, nf = ph_func_count(p), cap = 0;
     const ph_func **v = ph_xmalloc((nf + 1) * sizeof *v);
     char *text = NULL;   /* each name's, not kept (compound names) */
-    for (size_t i = 0; i < nf; i++)
-        if (strcmp(ph_str_text(p, ph_func_at(p, i)->name, &text, &cap),
+    size_t len = strlen(name);
+    for (size_t i = 0; i < nf; i++)   /* compound names joined only when
+                                       * their length is the name's */
+        if (ph_str_len(p, ph_func_at(p, i)->name) == len &&
+            strcmp(ph_str_text(p, ph_func_at(p, i)->name, &text, &cap),
                    name) == 0)
             v[n++] = ph_func_at(p, i);
     regex_t re;

@@ -10,6 +10,33 @@
 
 #include "cgview/annotate.h"
 
+/* Cost vectors of w + 1 values, zeroed, cut from blocks that are freed
+ * together: a file's lines may make a hundred thousand call lines, and a
+ * calloc and free each was a tenth of annotating it. */
+struct ph_vec_block {
+    ph_vec_block *next;
+    size_t used, cap;
+    int64_t v[];
+};
+
+static int64_t *new_vec(ph_lines *ls)
+{
+    size_t n = ls->w + 1;
+    ph_vec_block *b = ls->vecs;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > 8192 ? n : 8192;
+        b = ph_xmalloc(sizeof *b + cap * sizeof *b->v);
+        b->next = ls->vecs;
+        b->used = 0;
+        b->cap = cap;
+        ls->vecs = b;
+    }
+    int64_t *v = b->v + b->used;
+    b->used += n;
+    memset(v, 0, n * sizeof *v);
+    return v;
+}
+
 static ph_line_cost *new_line(ph_lines *ls, const ph_file *file,
                               uint32_t line)
 {
@@ -21,7 +48,7 @@ static ph_line_cost *new_line(ph_lines *ls, const ph_file *file,
     memset(lc, 0, sizeof *lc);
     lc->file = file;
     lc->line = line;
-    lc->cost = ph_xcalloc(ls->w + 1, sizeof *lc->cost);
+    lc->cost = new_vec(ls);
     return lc;
 }
 
@@ -66,7 +93,7 @@ static ph_call_line *call_slot(ph_lines *ls, ph_line_cost *lc,
     ph_call_line *cl = &lc->calls[lc->ncalls++];
     memset(cl, 0, sizeof *cl);
     cl->callee = callee;
-    cl->incl = ph_xcalloc(ls->w + 1, sizeof *cl->incl);
+    cl->incl = new_vec(ls);
     return cl;
 }
 
@@ -99,9 +126,7 @@ static void sort_lines(ph_lines *ls)
         size_t k = 0;
         while (k < ls->w && lc->cost[k] == 0)
             k++;
-        if (k == ls->w && lc->ncalls == 0)
-            free(lc->cost);
-        else
+        if (k < ls->w || lc->ncalls)
             ls->v[o++] = *lc;
     }
     ls->n = o;
@@ -130,8 +155,11 @@ static void collect_func(const ph_report *r, const ph_func *g,
                              * together, in runs */
     const ph_file *at_file = NULL;
     uint32_t at_line = 0;
-    ph_row_iter_init(&it, p, g, ph_report_part(r));
-    while (ph_row_next_line(&it, &row)) {
+    if (file && g->file != file && !ph_func_rows_elsewhere(p, g))
+        it.block = NULL;    /* no row of g lies in file */
+    else
+        ph_row_iter_init(&it, p, g, ph_report_part(r));
+    while (it.block && ph_row_next_line(&it, &row)) {
         const ph_file *rf = row.file ? row.file : g->file;
         if (file && rf != file)
             continue;
@@ -191,7 +219,7 @@ static void add_cum(const ph_report *r, const ph_func *f,
     size_t w = ls->w;
     int64_t *sub = subtree_costs(r, w);
     for (size_t i = 0; i < ls->n; i++)
-        ls->v[i].cum = ph_xcalloc(w + 1, sizeof *ls->v[i].cum);
+        ls->v[i].cum = new_vec(ls);
     for (size_t i = 0; i < ph_node_count(r->p); i++) {
         const ph_node *nd = ph_node_at(r->p, i);
         const ph_frame *fr = ph_node_frame(r->p, nd);
@@ -208,7 +236,7 @@ static void add_cum(const ph_report *r, const ph_func *f,
         ph_line_cost *lc = find_line(ls, fr->func->file, fr->line);
         if (!lc) {
             lc = new_line(ls, fr->func->file, fr->line);
-            lc->cum = ph_xcalloc(w + 1, sizeof *lc->cum);
+            lc->cum = new_vec(ls);
             ph_qsort(ls->v, ls->n, sizeof *ls->v, cmp_lines);
             lc = find_line(ls, fr->func->file, fr->line);
         }
@@ -233,14 +261,17 @@ ph_file_funcs *ph_file_funcs_new(const ph_profile *p)
         ph_row row;
         ph_call_iter ci;
         const ph_call *c;
+        /* every row in g's file: the first row tells all */
+        int one_file = !ph_func_rows_elsewhere(p, g), more_rows = 1;
         ph_row_iter_init(&it, p, g, NULL);
         c = ph_calls_out(&ci, p, g);
         for (;;) {
             /* the file collect_func counts a row or a call in */
             const ph_file *fl;
-            if (ph_row_next_line(&it, &row))
+            if (more_rows && ph_row_next_line(&it, &row)) {
                 fl = row.file ? row.file : g->file;
-            else if (c) {
+                more_rows = !one_file;
+            } else if (c) {
                 fl = c->file ? c->file : g->file;
                 c = ph_call_next(&ci);
             } else
@@ -322,12 +353,12 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
 
 void ph_lines_free(ph_lines *ls)
 {
-    for (size_t i = 0; i < ls->n; i++) {
-        for (size_t k = 0; k < ls->v[i].ncalls; k++)
-            free(ls->v[i].calls[k].incl);
+    for (size_t i = 0; i < ls->n; i++)
         free(ls->v[i].calls);
-        free(ls->v[i].cost);
-        free(ls->v[i].cum);
-    }
     free(ls->v);
+    while (ls->vecs) {
+        ph_vec_block *b = ls->vecs;
+        ls->vecs = b->next;
+        free(b);
+    }
 }

@@ -26,9 +26,12 @@ typedef struct ph_line_cost {
     size_t ncalls, calls_cap;
 } ph_line_cost;
 
+typedef struct ph_vec_block ph_vec_block;
+
 typedef struct ph_lines {
     ph_line_cost *v;
     size_t n, cap, w;
+    ph_vec_block *vecs;      /* the cost vectors, freed together */
     /* while collecting: (file id, line) -> entry, and (entry, callee id)
      * -> call, so that each line and call is one entry however the
      * records come (a file's every function calling one callee) */

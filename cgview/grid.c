@@ -273,8 +273,42 @@ static const char *cell_text(const cell *c, char *buf)
     return c->text ? c->text : value_text(c, buf);
 }
 
+/* A row of the text table, made whole before it is written (a whole
+ * annotated file's table has millions of cells: a stdio call each cost
+ * more than making them). */
+typedef struct row_text {
+    char *s;
+    size_t n, cap;
+} row_text;
+
+static void put(row_text *t, const char *s, size_t n)
+{
+    if (t->n + n > t->cap) {
+        t->cap = 2 * (t->n + n) + 256;
+        t->s = ph_xrealloc(t->s, t->cap);
+    }
+    memcpy(t->s + t->n, s, n);
+    t->n += n;
+}
+
+static void put_str(row_text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+/* Blanks that make a cell of n bytes as wide as w (printf's "%*s"). */
+static void pad(row_text *t, size_t w, size_t n)
+{
+    static const char blanks[] = "                                ";
+    while (n < w) {
+        size_t k = w - n < sizeof blanks - 1 ? w - n : sizeof blanks - 1;
+        put(t, blanks, k);
+        n += k;
+    }
+}
+
 /* The fill cell: the text, then "  note" while the note fits. */
-static void print_fill(const cell *c, size_t room, FILE *out)
+static void put_fill(row_text *t, const cell *c, size_t room)
 {
     char fit[PH_REPORT_MAXW + 1], buf[40];
     const char *text = cell_text(c, buf), *note = c->note ? c->note : "";
@@ -283,23 +317,12 @@ static void print_fill(const cell *c, size_t room, FILE *out)
     if (nl && strlen(text) + 2 + nl > room)
         nl = 0;   /* the name matters more than where it lives */
     if (!nl) {
-        fputs(ph_report_fit(fit, sizeof fit, text, room), out);
+        put_str(t, ph_report_fit(fit, sizeof fit, text, room));
         return;
     }
-    fputs(ph_report_fit(fit, sizeof fit, text, room - nl - 2), out);
-    fprintf(out, "  %s", note);
-}
-
-/* Blanks that make a cell of n bytes as wide as w (printf's "%*s"
- * without parsing a format for each of a big table's cells). */
-static void pad(size_t w, size_t n, FILE *out)
-{
-    static const char blanks[] = "                                ";
-    while (n < w) {
-        size_t k = w - n < sizeof blanks - 1 ? w - n : sizeof blanks - 1;
-        fwrite(blanks, 1, k, out);
-        n += k;
-    }
+    put_str(t, ph_report_fit(fit, sizeof fit, text, room - nl - 2));
+    put(t, "  ", 2);
+    put(t, note, nl);
 }
 
 /* The rows of the text table after the heading when there is one, each
@@ -312,6 +335,7 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
     int no_room = 0;   /* a PH_GRID_ELIDE fill under its width */
     int first = 1;
     char buf[40];
+    row_text t = { NULL, 0, 0 };
 
     for (size_t k = 0; k < g->ncols; k++) {
         const ph_grid_col *c = &g->cols[k];
@@ -343,9 +367,12 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
     for (size_t i = !heading; i <= g->nrows; i++) {   /* heading, rows */
         if (i && g->only[i - 1] == DATA_ONLY)
             continue;
-        fputs(indent, out);
+        t.n = 0;
+        put_str(&t, indent);
         if (i && g->only[i - 1] == LINE) {
-            fprintf(out, "%s\n", at(g, i - 1, 0)->text);
+            put_str(&t, at(g, i - 1, 0)->text);
+            put(&t, "\n", 1);
+            fwrite(t.s, 1, t.n, out);
             continue;
         }
         first = 1;
@@ -361,27 +388,29 @@ static void print_table(const ph_grid *g, FILE *out, int heading,
             if (x && (c->flags & PH_GRID_ELIDE) &&
                 (!s[0] || ((c->flags & PH_GRID_FILL) && no_room)))
                 continue;
-            fputs(first ? "" : c->sep ? c->sep : "  ", out);
+            put_str(&t, first ? "" : c->sep ? c->sep : "  ");
             first = 0;
             size_t n = strlen(s);
             if ((c->flags & PH_GRID_LEFT) && k == last) {
-                fwrite(s, 1, n, out);
+                put(&t, s, n);
             } else if (c->flags & PH_GRID_LEFT) {
-                fwrite(s, 1, n, out);
-                pad(w[k], n, out);
+                put(&t, s, n);
+                pad(&t, w[k], n);
             } else if (!(c->flags & PH_GRID_FILL)) {
-                pad(w[k], n, out);
-                fwrite(s, 1, n, out);
+                pad(&t, w[k], n);
+                put(&t, s, n);
             } else if (x) {   /* what overflowed comes off the fill's room */
-                print_fill(x, room > over + 1 ? room - over : 1, out);
+                put_fill(&t, x, room > over + 1 ? room - over : 1);
             } else {
-                fputs(c->head, out);
+                put_str(&t, c->head);
             }
             if ((c->flags & PH_GRID_FIXED) && n > w[k])
                 over += n - w[k];
         }
-        fputc('\n', out);
+        put(&t, "\n", 1);
+        fwrite(t.s, 1, t.n, out);
     }
+    free(t.s);
     free(w);
 }
 

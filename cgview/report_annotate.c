@@ -10,6 +10,7 @@
  * lines with their calls, and the files annotated. */
 #include "config.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,34 @@ typedef struct columns {
                               * event, as pprof -list's flat and cum */
 } columns;
 
+/* "%*s (%5.2f%%)" of num in w and pc, without printf where pc is in
+ * [0, 99.995) and its rounding to two places is plain (a whole file's
+ * table has millions of cells); 0 when left to printf. */
+static int right_with_percent(char *buf, size_t size, size_t w,
+                              const char *num, double pc)
+{
+    double hundredths = pc * 100, whole = floor(hundredths);
+    size_t n = strlen(num), pad = w > n ? w - n : 0;
+    unsigned k;
+
+    /* within 1e-6 of a half the product's own rounding may decide:
+     * printf, which rounds the exact value */
+    if (!(pc >= 0) || fabs(hundredths - whole - 0.5) < 1e-6 ||
+        pad + n + 10 > size)
+        return 0;
+    k = (unsigned)whole + (hundredths - whole > 0.5);
+    memset(buf, ' ', pad);
+    memcpy(buf + pad, num, n);
+    n += pad;
+    memcpy(buf + n, " ( 0.00%)", 10);
+    buf[n + 6] = (char)('0' + k % 10);
+    buf[n + 5] = (char)('0' + k / 10 % 10);
+    buf[n + 3] = (char)('0' + k / 100 % 10);
+    if (k >= 1000)
+        buf[n + 2] = (char)('0' + k / 1000);
+    return 1;
+}
+
 /* One cost as callgrind_annotate prints it: the number right-aligned in
  * its column, then " (pp.pp%)"; "." and blanks for nothing. */
 static void cell(const ph_report *r, const columns *c, size_t i,
@@ -101,12 +130,14 @@ static void cell(const ph_report *r, const columns *c, size_t i,
     }
     ph_cli_number(num, x, 1);
     /* five characters where they fit, as the peers keep them */
-    if (with_pc && pc > -9.995 && pc < 99.995)
-        snprintf(buf, size, "%*s (%5.2f%%)", (int)c->w[i], num, pc);
-    else if (with_pc)
+    if (with_pc && pc > -9.995 && pc < 99.995) {
+        if (!right_with_percent(buf, size, c->w[i], num, pc))
+            snprintf(buf, size, "%*s (%5.2f%%)", (int)c->w[i], num, pc);
+    } else if (with_pc) {
         snprintf(buf, size, "%*s (%5.1f%%)", (int)c->w[i], num, pc);
-    else
+    } else {
         snprintf(buf, size, "%*s", (int)c->w[i], num);
+    }
 }
 
 /* The events shown: the real ones (and the chosen one when derived), or
@@ -496,6 +527,22 @@ static void emit_lines(ph_emit *em, const char *key, line_rows *lr)
                       lr);
 }
 
+/* The lines of every function's code in a whole file.  The index of
+ * each file's functions is made for the second file on: for one file a
+ * walk over every function costs what making the index would. */
+typedef struct file_index {
+    ph_file_funcs *ff;
+    size_t files;            /* files collected so far */
+} file_index;
+
+static void collect_file(ph_report *r, file_index *ix, const ph_file *file,
+                         ph_lines *ls)
+{
+    if (!ix->ff && ix->files++)
+        r->file_funcs = ix->ff = ph_file_funcs_new(r->p);
+    ph_lines_collect(r, NULL, file, ls);
+}
+
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
@@ -508,7 +555,8 @@ static void print_rule(const char *title, FILE *out)
 }
 
 /* One whole file: its costly lines with r->context lines around each. */
-static void print_file(ph_report *r, const ph_file *file, FILE *out)
+static void print_file(ph_report *r, file_index *ix, const ph_file *file,
+                       FILE *out)
 {
     const char *name = file && file->name ? ph_str_get(r->p, file->name)
                                           : "???";
@@ -518,7 +566,7 @@ static void print_file(ph_report *r, const ph_file *file, FILE *out)
     char title[PH_REPORT_MAXW + 64], fit[PH_REPORT_MAXW + 1];
     int have = load_source(r, name, &src) == 0;
 
-    ph_lines_collect(r, NULL, file, &ls);
+    collect_file(r, ix, file, &ls);
     snprintf(title, sizeof title, "-- Auto-annotated source: %s",
              ph_report_fit(fit, sizeof fit, name,
                            PH_REPORT_WIDTH > 40 ? PH_REPORT_WIDTH - 27
@@ -556,7 +604,8 @@ static size_t files_of(const ph_lines *ls, const ph_file ***out)
     return n;
 }
 
-static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
+static void emit_files(ph_report *r, file_index *ix, ph_emit *em,
+                       const ph_lines *own)
 {
     const ph_file **files;
     size_t nf = files_of(own, &files);
@@ -567,7 +616,7 @@ static void emit_files(ph_report *r, ph_emit *em, const ph_lines *own)
     ph_emit_list(em, 0);
     for (size_t i = 0; i < nf; i++) {
         ph_lines ls;
-        ph_lines_collect(r, NULL, files[i], &ls);
+        collect_file(r, ix, files[i], &ls);
         file_rows(r, &ls, NULL, &lr);
         ph_emit_map(em, 0);
         ph_emit_key(em, "file");
@@ -605,9 +654,7 @@ int ph_report_annotate(ph_report *r)
         return PH_EXIT_BAD;
     line_rows_new(r, NULL, NULL, &lr);
     em = ph_report_funcs_begin(r, lr.lines);
-    ph_file_funcs *ff = NULL;
-    if (r->fmt != PH_REPORT_CSV)    /* the matches' files are shown */
-        r->file_funcs = ff = ph_file_funcs_new(r->p);
+    file_index ix = { NULL, 0 };
     done = ph_xmalloc((ph_file_count(r->p) + 2) * sizeof *done);
     for (i = 0; i < n; i++) {
         ph_lines ls;
@@ -633,7 +680,7 @@ int ph_report_annotate(ph_report *r)
                 if (ndone < ph_file_count(r->p) + 1)
                     done[ndone++] = files[k];
                 putchar('\n');
-                print_file(r, files[k], stdout);
+                print_file(r, &ix, files[k], stdout);
             }
             free(files);
         } else if (r->fmt == PH_REPORT_CSV) {
@@ -647,14 +694,14 @@ int ph_report_annotate(ph_report *r)
                 ph_emit_str(em, ph_str_get(r->p, fs[i]->name));
             }
             emit_lines(em, "lines", &lr);
-            emit_files(r, em, &ls);
+            emit_files(r, &ix, em, &ls);
             ph_emit_end(em);
         }
         ph_lines_free(&ls);
     }
     line_rows_free(&lr);
     r->file_funcs = NULL;
-    ph_file_funcs_free(ff);
+    ph_file_funcs_free(ix.ff);
     free(done);
     free(fs);
     return ph_report_funcs_end(em, PH_EXIT_OK);

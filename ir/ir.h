@@ -390,6 +390,10 @@ PH_API int ph_row_next_line(ph_row_iter *it, ph_row *out);
 /* The part of the row ph_row_next gave last (of use when iterating every
  * part). */
 PH_API ph_part *ph_row_iter_part(const ph_row_iter *it);
+/* 1 when a row of f lies in another file than f->file (inlined code:
+ * callgrind's fi=, fe=); 0 when every row is in f->file, so that the
+ * files f has code in are known without decoding its rows. */
+PH_API int ph_func_rows_elsewhere(const ph_profile *p, const ph_func *f);
 
 /* ------------------------------------------------------------------ */
 /* Flat costs: calls and jumps                                        */

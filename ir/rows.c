@@ -50,8 +50,10 @@ struct ph_rowblock {
     uint32_t part;          /* part index */
     ph_file *last_file;
     uint32_t next_cap;      /* data bytes of the next chunk or growth */
-    uint32_t cut;           /* its chunk was cut to size when another
+    uint16_t cut;           /* its chunk was cut to size when another
                                block took rows: it is not cut again */
+    uint16_t elsewhere;     /* a row lies in another file than the
+                               function's (fi=, fe= in callgrind) */
 };
 
 void ph_rows_free(ph_profile *p)
@@ -240,6 +242,7 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     if (changed) {
         d = ph_put_varint(d, file ? file->id : 0);
         b->last_file = file;
+        b->elsewhere = 1;
     }
     b->last_addr = addr;
     b->last_line = line;
@@ -252,6 +255,15 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
 int ph_func_has_rows(const ph_profile *p, const ph_func *f)
 {
     return p->fx[f->id - 1].nblocks > 0;
+}
+
+int ph_func_rows_elsewhere(const ph_profile *p, const ph_func *f)
+{
+    const ph_funcx *x = &p->fx[f->id - 1];
+    for (uint32_t i = 0; i < x->nblocks; i++)
+        if (x->blocks[i]->elsewhere)
+            return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */

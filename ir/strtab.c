@@ -280,15 +280,21 @@ ph_str ph_str_intern0(ph_profile *p, const char *s)
     return s ? ph_str_intern(p, s, strlen(s)) : 0;
 }
 
-/* A compound string's text, joined into d (len + 1 bytes). */
+/* e's text into d (e->len + 1 bytes); a part at a time, not a piece: an
+ * annotated file's call lines join a compound name each. */
 static char *join_parts(const ph_profile *p, const ph_strent *e, char *d)
 {
-    pieces it = { p, e, 0 };
-    const char *t;
-    size_t n, at = 0;
-    while (next_piece(&it, &t, &n)) {
-        memcpy(d + at, t, n);
-        at += n;
+    size_t at = 0;
+    if (e->s || e->nparts == 0) {
+        memcpy(d, e->s ? e->s : "", e->len);
+        at = e->len;
+    }
+    for (uint32_t k = 0; !e->s && k < e->nparts; k++) {
+        const ph_strent *part = &p->strs[e->parts[k]];
+        if (k)
+            d[at++] = PH_STR_JOIN;
+        memcpy(d + at, part->s, part->len);
+        at += part->len;
     }
     d[at] = '\0';
     return d;
