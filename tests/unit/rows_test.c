@@ -396,6 +396,35 @@ static void test_line_runs(void)
     line_runs(200);
 }
 
+/* Whether a function's rows lie only in its own file: known without
+ * decoding them, from every part's rows (a row in another file in the
+ * second part counts). */
+static void test_rows_elsewhere(void)
+{
+    ph_profile *p = ph_profile_new();
+    ph_file *a, *b;
+    ph_func *f, *g;
+    ph_part *second;
+    int64_t one = 1;
+    ph_event_add(p, "Ir");
+    a = ph_file_get(p, ph_str_intern0(p, "a.c"));
+    b = ph_file_get(p, ph_str_intern0(p, "b.h"));
+    f = ph_func_get(p, ph_str_intern0(p, "f"), a, NULL);
+    g = ph_func_get(p, ph_str_intern0(p, "g"), a, NULL);
+    CU_ASSERT_EQUAL(ph_func_rows_elsewhere(p, f), 0);
+    ph_row_add(p, f, NULL, 0x10, 3, NULL, &one, 1);   /* NULL: f's file */
+    ph_row_add(p, f, NULL, 0x14, 4, a, &one, 1);
+    ph_row_add(p, g, NULL, 0x20, 7, a, &one, 1);
+    CU_ASSERT_EQUAL(ph_func_rows_elsewhere(p, f), 0);
+    CU_ASSERT_EQUAL(ph_func_rows_elsewhere(p, g), 0);
+    second = ph_part_add(p, PH_PART_DUMP);
+    ph_row_add(p, g, second, 0x24, 9, b, &one, 1);     /* inlined from b.h */
+    ph_row_add(p, g, second, 0x28, 8, a, &one, 1);
+    CU_ASSERT_EQUAL(ph_func_rows_elsewhere(p, f), 0);
+    CU_ASSERT_EQUAL(ph_func_rows_elsewhere(p, g), 1);
+    ph_profile_free(p);
+}
+
 void ph_test_register_rows(void)
 {
     CU_pSuite s = CU_add_suite("rows", NULL, NULL);
@@ -408,4 +437,5 @@ void ph_test_register_rows(void)
                 test_chunks_sequential_and_interleaved);
     CU_add_test(s, "many parts", test_many_parts);
     CU_add_test(s, "line runs", test_line_runs);
+    CU_add_test(s, "rows in another file", test_rows_elsewhere);
 }
