@@ -283,6 +283,8 @@ typedef struct row_text {
 
 static void put(row_text *t, const char *s, size_t n)
 {
+    if (n == 0)
+        return;
     if (t->n + n > t->cap) {
         t->cap = 2 * (t->n + n) + 256;
         t->s = ph_xrealloc(t->s, t->cap);
