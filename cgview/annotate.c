@@ -155,11 +155,11 @@ static void collect_func(const ph_report *r, const ph_func *g,
                              * together, in runs */
     const ph_file *at_file = NULL;
     uint32_t at_line = 0;
-    if (file && g->file != file && !ph_func_rows_elsewhere(p, g))
-        it.block = NULL;    /* no row of g lies in file */
-    else
+    /* g's rows, unless none of them can lie in file */
+    int rows = !file || g->file == file || ph_func_rows_elsewhere(p, g);
+    if (rows)
         ph_row_iter_init(&it, p, g, ph_report_part(r));
-    while (it.block && ph_row_next_line(&it, &row)) {
+    while (rows && ph_row_next_line(&it, &row)) {
         const ph_file *rf = row.file ? row.file : g->file;
         if (file && rf != file)
             continue;

@@ -285,11 +285,12 @@ ph_str ph_str_intern0(ph_profile *p, const char *s)
 static char *join_parts(const ph_profile *p, const ph_strent *e, char *d)
 {
     size_t at = 0;
-    if (e->s || e->nparts == 0) {
+    if (e->s || e->nparts == 0) {   /* text of its own */
         memcpy(d, e->s ? e->s : "", e->len);
-        at = e->len;
+        d[e->len] = '\0';
+        return d;
     }
-    for (uint32_t k = 0; !e->s && k < e->nparts; k++) {
+    for (uint32_t k = 0; k < e->nparts; k++) {
         const ph_strent *part = &p->strs[e->parts[k]];
         if (k)
             d[at++] = PH_STR_JOIN;
