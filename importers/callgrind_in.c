@@ -105,7 +105,9 @@ static int get_name(ph_cgread *r, ph_cgids *t, const char *v, const char *e,
         ph_str s = 0;
         if (len > 0 && !(unknown_empty && len == 3 &&
                          memcmp(nm, "???", 3) == 0))
-            s = ph_str_intern(r->p, nm, len);
+            s = nm == r->hashed_name && len == r->hashed_len
+                ? ph_str_intern_hashed(r->p, nm, len, r->hashes)
+                : ph_str_intern(r->p, nm, len);
         *name = s;
         *ent = NULL;
         if (!compressed)
@@ -625,7 +627,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         return -1;
     }
     if (r.sc.end == base + size)
-        pp = ph_cgpipe_start(in, base, size, ph_jobs());
+        pp = ph_cgpipe_start(in, p, base, size, ph_jobs());
     if (pp) {
         ph_cgline l;
         int got;
@@ -635,6 +637,9 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.sc.e = l.e;
             r.sc.p = l.next;
             r.sc.lineno++;
+            r.hashed_name = l.name;
+            r.hashed_len = l.name_len;
+            r.hashes = l.name_hashes;
             if (!(l.ntok != PH_CGTOK_NONE && do_cost_tokens(&r, &l)) &&
                 do_line(&r) < 0) {
                 rc = -1;
@@ -647,6 +652,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.sc.p = r.sc.clean = l.next;
         else if (got == 0)
             r.sc.p = r.sc.clean = r.sc.end;
+        r.hashed_name = NULL;
         ph_profile_set_stock(p, NULL);
         ph_cgpipe_stop(pp);
         while (next_progress <= (size_t)(r.sc.p - base))

@@ -41,6 +41,11 @@ typedef struct ph_cgline {
     unsigned ntok;        /* tokens of a cost line, or PH_CGTOK_NONE */
     const uint64_t *val;  /* their magnitudes */
     const uint8_t *kind;  /* their PH_CGTOK_* forms */
+    /* The name of a "fn=" or "cfn=" line, hashed by a look-ahead thread
+     * (ir.h ph_str_hash_text), or NULL. */
+    const char *name;
+    size_t name_len;
+    const ph_str_hashes *name_hashes;
 } ph_cgline;
 
 /* Tokens of the cost line at q (its first byte), read up to its end in
@@ -62,10 +67,11 @@ typedef struct ph_cgpipe ph_cgpipe;
 
 /* Threads over in's data (len bytes, no NUL in the first ones the scanner
  * checked); NULL when one thread is asked for or the input is small.  The
+ * functions' names are hashed for p (ph_str_hash_text).  The
  * threads report the reader's progress to in, which gives back the pages
  * behind it: work the reading thread is spared. */
-ph_cgpipe *ph_cgpipe_start(ph_input *in, const char *data, size_t len,
-                           int jobs);
+ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
+                           const char *data, size_t len, int jobs);
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
@@ -278,6 +284,10 @@ typedef struct ph_cgread {
     ph_profile *p;
     ph_cgscan sc;
     ph_cgids obs, files, fns;
+    /* The current line's name hashed ahead (ph_cgline). */
+    const char *hashed_name;
+    size_t hashed_len;
+    const ph_str_hashes *hashes;
 
     /* Current part. */
     ph_part *part;

@@ -213,65 +213,120 @@ struct ph_part_slot {
     ph_str handle;
 };
 
-static ph_str intern_part(ph_profile *p, const char *s, size_t len)
+static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
+                           uint32_t h, const ph_str_hashes *hs);
+
+static ph_str intern_part(ph_profile *p, const char *s, size_t len,
+                          uint32_t h)
 {
     if (!p->part_cache)
         p->part_cache = ph_xcalloc(PART_CACHE, sizeof *p->part_cache);
-    uint64_t h = ph_hash_bytes(s, len, p->seed);
     struct ph_part_slot *c = &p->part_cache[h & (PART_CACHE - 1)];
     if (c->text && c->len == len && memcmp(c->text, s, len) == 0)
         return c->handle;
-    ph_str part = ph_str_intern(p, s, len);
+    ph_str part = intern_hashed(p, s, len, h, NULL);
     *c = (struct ph_part_slot){ ph_str_get(p, part), (uint32_t)len, part };
     return part;
 }
 
+static uint32_t hash_of(const ph_profile *p, const char *s, size_t len)
+{
+    return (uint32_t)ph_hash_bytes(s, len, p->seed);
+}
+
+/* A compound string's parts, with their hashes in hs when given. */
 static ph_str intern_compound(ph_profile *p, const char *s, size_t len,
-                              uint32_t h)
+                              uint32_t h, const ph_str_hashes *hs)
 {
     uint32_t n = 1, k = 0;
     const char *at = s, *end = s + len, *q;
-    for (q = s; (q = memchr(q, PH_STR_JOIN, (size_t)(end - q))); q++)
-        n++;
+    if (hs)
+        n = hs->nparts;
+    else
+        for (q = s; (q = memchr(q, PH_STR_JOIN, (size_t)(end - q))); q++)
+            n++;
     ph_str *parts = ph_arena_alloc_raw(&p->arena, n * sizeof *parts,
                                        sizeof *parts);
-    for (;;) {   /* a part has no separator: it is plain */
-        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
-        parts[k++] = intern_part(p, at, (size_t)((q ? q : end) - at));
-        if (!q)
-            break;
-        at = q + 1;
+    if (hs) {
+        for (; k < n; k++) {
+            parts[k] = intern_part(p, at, hs->part[k][0], hs->part[k][1]);
+            at += hs->part[k][0] + 1;
+        }
+    } else {
+        for (;;) {   /* a part has no separator: it is plain */
+            q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
+            size_t plen = (size_t)((q ? q : end) - at);
+            parts[k++] = intern_part(p, at, plen, hash_of(p, at, plen));
+            if (!q)
+                break;
+            at = q + 1;
+        }
     }
     /* the parts may have grown the table: the slot again */
     return add_entry(p, find_slot(p, s, len, h), h, NULL, len, parts, n);
 }
 
-ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
+static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
+                           uint32_t h, const ph_str_hashes *hs)
 {
-    uint32_t h;
     size_t i;
     char *copy;
     if (len == 0)
         return 0;
     if (len > UINT32_MAX - 1)
         ph_oom();   /* a 4 GiB name: nothing sensible to do */
-    h = (uint32_t)ph_hash_bytes(s, len, p->seed);
     i = find_slot(p, s, len, h);
     if (p->strslots[i])
         return (ph_str)(uint32_t)p->strslots[i];
-    if (is_compound(s, len))
-        return intern_compound(p, s, len, h);
+    if (hs && hs->nparts)
+        return intern_compound(p, s, len, h, hs);
+    if (!hs && is_compound(s, len))
+        return intern_compound(p, s, len, h, NULL);
     copy = ph_arena_alloc_raw(&p->arena, len + 1, 1);
     memcpy(copy, s, len);
     copy[len] = '\0';
     return add_entry(p, i, h, copy, len, NULL, 0);
 }
 
+ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
+{
+    return intern_hashed(p, s, len, hash_of(p, s, len), NULL);
+}
+
+int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
+                     ph_str_hashes *h)
+{
+    const char *at = s, *end = s + len, *q;
+    if (len > UINT32_MAX - 1)
+        return -1;
+    h->whole = hash_of(p, s, len);
+    h->nparts = 0;
+    if (!is_compound(s, len))
+        return 0;
+    for (;;) {
+        if (h->nparts == PH_STR_HASHED_PARTS)
+            return -1;
+        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
+        size_t plen = (size_t)((q ? q : end) - at);
+        h->part[h->nparts][0] = (uint32_t)plen;
+        h->part[h->nparts++][1] = hash_of(p, at, plen);
+        if (!q)
+            return 0;
+        at = q + 1;
+    }
+}
+
+ph_str ph_str_intern_hashed(ph_profile *p, const char *s, size_t len,
+                            const ph_str_hashes *h)
+{
+    return intern_hashed(p, s, len, h->whole, h);
+}
+
 ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
 {
     if (len == 0)
         return 0;
-    size_t i = find_slot(p, s, len, (uint32_t)ph_hash_bytes(s, len, p->seed));
+    size_t i = find_slot(p, s, len, hash_of(p, s, len));
     return (ph_str)(uint32_t)p->strslots[i];
 }
 
