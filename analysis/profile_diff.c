@@ -18,13 +18,15 @@
 typedef struct item {
     ph_str name, file, object;
     ph_str key[3];          /* name [, file [, object key]] by the rule */
+    const int64_t *self;    /* a table entry's values, or NULL: its own
+                             * in the side's vals */
 } item;
 
 typedef struct side {
     ph_profile *p;
     ph_profile *pool;       /* the diff's strings */
     item *items;
-    int64_t *vals;          /* n rows of w values, one per item */
+    int64_t *vals;          /* w values of each item of its own */
     size_t n, cap;
     size_t w;
     const char *program;    /* main program's object path, or NULL */
@@ -32,27 +34,46 @@ typedef struct side {
     ph_table *table;
 } side;
 
-/* Room for n items in all. */
-static void reserve_items(side *s, size_t n)
+/* Room for n items in all, with values of their own or not. */
+static void reserve_items(side *s, size_t n, int own_values)
 {
     if (n <= s->cap)
         return;
     s->cap = n;
     s->items = ph_xrealloc(s->items, s->cap * sizeof *s->items);
-    s->vals = ph_xrealloc(s->vals, (s->cap * s->w + 1) * sizeof *s->vals);
+    if (own_values)
+        s->vals = ph_xrealloc(s->vals,
+                              (s->cap * s->w + 1) * sizeof *s->vals);
 }
 
-/* A new item; its values, zeroed, are at *v until the next add_item. */
+/* A new item with values of its own, zeroed, at *v until the next
+ * add_item. */
 static item *add_item(side *s, int64_t **v)
 {
     if (s->n == s->cap)
-        reserve_items(s, s->cap ? s->cap * 2 : 256);
+        reserve_items(s, s->cap ? s->cap * 2 : 256, 1);
     item *it = &s->items[s->n];
     memset(it, 0, sizeof *it);
     *v = s->vals + s->n * s->w;
     memset(*v, 0, s->w * sizeof **v);
     s->n++;
     return it;
+}
+
+/* A new item whose values are a table entry's (the table lives as long
+ * as the side). */
+static item *add_entry_item(side *s, const int64_t *self)
+{
+    item *it = &s->items[s->n++];   /* reserved for every entry */
+    memset(it, 0, sizeof *it);
+    it->self = self;
+    return it;
+}
+
+static const int64_t *item_values(const side *s, size_t i)
+{
+    const item *it = &s->items[i];
+    return it->self ? it->self : s->vals + i * s->w;
 }
 
 static char *xstrdup(const char *s)
@@ -81,6 +102,25 @@ static const char *object_key(const side *s, const ph_diff_opts *o,
     return ph_base_name(object);
 }
 
+/* it's match key from its names (by the rule in o). */
+static void set_key(side *s, item *it, const ph_diff_opts *o,
+                    const char *okey)
+{
+    it->key[0] = it->name;
+    switch (o->by == PH_BY_FUNCTION ? o->match : PH_MATCH_NAME) {
+    case PH_MATCH_NAME:
+        break;
+    case PH_MATCH_NAME_FILE:
+        it->key[1] = it->file;
+        break;
+    case PH_MATCH_PROGRAM:
+    case PH_MATCH_NAME_FILE_OBJECT:
+        it->key[1] = it->file;
+        it->key[2] = ph_str_intern0(s->pool, okey);
+        break;
+    }
+}
+
 static void set_names(side *s, item *it, const ph_diff_opts *o,
                       const char *name, const char *file, const char *object,
                       const char *okey)
@@ -97,19 +137,7 @@ static void set_names(side *s, item *it, const ph_diff_opts *o,
     it->name = ph_str_intern0(s->pool, name);
     it->file = ph_str_intern0(s->pool, file);
     it->object = ph_str_intern0(s->pool, object);
-    it->key[0] = it->name;
-    switch (o->by == PH_BY_FUNCTION ? o->match : PH_MATCH_NAME) {
-    case PH_MATCH_NAME:
-        break;
-    case PH_MATCH_NAME_FILE:
-        it->key[1] = it->file;
-        break;
-    case PH_MATCH_PROGRAM:
-    case PH_MATCH_NAME_FILE_OBJECT:
-        it->key[1] = it->file;
-        it->key[2] = ph_str_intern0(s->pool, okey);
-        break;
-    }
+    set_key(s, it, o, okey);
 }
 
 /* Builds s's table (run for both sides at once: the profiles are
@@ -145,26 +173,34 @@ static void collect_table(side *s, const ph_diff_opts *o)
     char *text = NULL;   /* a name's, not kept by the profile: the pool
                           * keeps what the diff needs */
     size_t cap = 0;
-    reserve_items(s, s->n + t->count);   /* no copies as they grow */
+    /* Without renames a function's names go to the pool as handles: a
+     * compound one by its parts, its text never made. */
+    ph_str_map *names = !o->nrename_fn && !o->nrename_file
+                      ? ph_str_map_new(s->pool, s->p) : NULL;
+    reserve_items(s, s->n + t->count, 0);
     for (size_t i = 0; i < t->count; i++) {
         const ph_entry *e = &t->entries[i];
-        const char *name = ph_entry_text(t, e, &text, &cap);
-        int64_t *v;
-        item *it = add_item(s, &v);
+        const char *object = o->match == PH_MATCH_NAME_FILE_OBJECT
+                             ? e->object : ph_base_name(e->object);
+        item *it = add_entry_item(s, e->self);
         /* Objects are compared by base name: two builds live in two
          * folders. */
-        if (o->by == PH_BY_OBJECT)
-            set_names(s, it, o, ph_base_name(name), "", "", "");
-        else
-            set_names(s, it, o, name, e->file,
-                      o->match == PH_MATCH_NAME_FILE_OBJECT
-                          ? e->object : ph_base_name(e->object),
-                      object_key(s, o, e->object));
-        memcpy(v, e->self, s->w * sizeof *v);
+        if (o->by == PH_BY_OBJECT) {
+            set_names(s, it, o, ph_base_name(ph_entry_text(t, e, &text, &cap)),
+                      "", "", "");
+        } else if (names && e->func && !e->label) {
+            const ph_func *f = e->func;
+            it->name = ph_str_map_get(names, f->name);
+            it->file = f->file ? ph_str_map_get(names, f->file->name) : 0;
+            it->object = ph_str_intern0(s->pool, object);
+            set_key(s, it, o, object_key(s, o, e->object));
+        } else {
+            set_names(s, it, o, ph_entry_text(t, e, &text, &cap), e->file,
+                      object, object_key(s, o, e->object));
+        }
     }
     free(text);
-    ph_table_free(t);
-    s->table = NULL;
+    ph_str_map_free(names);
 }
 
 static void collect_lines(side *s, const ph_diff_opts *o)
@@ -254,6 +290,7 @@ static void free_side(side *s)
 {
     free(s->items);
     free(s->vals);
+    ph_table_free(s->table);
 }
 
 static int builtin_wanted(const ph_diff *d, const char *name)
@@ -355,8 +392,8 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
         for (size_t i = 0; i < sides[s]->n; i++) {
             ph_diff_row *r = &d->rows[row_of[s][i]];
             r->status |= s == 0 ? PH_DIFF_IN_BASE : PH_DIFF_IN_NEW;
-            ph_vec_add(s == 0 ? r->bv : r->nv,
-                       sides[s]->vals + i * sides[s]->w, sides[s]->w);
+            ph_vec_add(s == 0 ? r->bv : r->nv, item_values(sides[s], i),
+                       sides[s]->w);
         }
         free(row_of[s]);
     }
@@ -396,32 +433,44 @@ double ph_diff_new_total(const ph_diff *d, size_t e)
            d->scale[e];
 }
 
+/* A row and its |delta| of the sort's event, worked out once a row and
+ * not in each comparison (an event's value is a formula's). */
+typedef struct sort_key {
+    double delta;
+    const ph_diff_row *row;
+} sort_key;
+
 static const ph_diff *sort_ctx;
-static size_t sort_event;
 
 static int cmp_rows(const void *a, const void *b)
 {
-    const ph_diff_row *x = a, *y = b;
-    double dx = ph_diff_new_value(sort_ctx, x, sort_event) -
-                ph_diff_base_value(sort_ctx, x, sort_event);
-    double dy = ph_diff_new_value(sort_ctx, y, sort_event) -
-                ph_diff_base_value(sort_ctx, y, sort_event);
-    dx = dx < 0 ? -dx : dx;
-    dy = dy < 0 ? -dy : dy;
-    if (dx != dy)
-        return dx < dy ? 1 : -1;
-    int c = ph_str_cmp(sort_ctx->strings, x->name, y->name);
-    return c ? c : ph_str_cmp(sort_ctx->strings, x->file, y->file);
+    const sort_key *x = a, *y = b;
+    if (x->delta != y->delta)
+        return x->delta < y->delta ? 1 : -1;
+    int c = ph_str_cmp(sort_ctx->strings, x->row->name, y->row->name);
+    return c ? c : ph_str_cmp(sort_ctx->strings, x->row->file,
+                              y->row->file);
 }
 
 void ph_diff_sort(ph_diff *d, size_t e)
 {
     if (e >= d->nevents)
         return;
+    sort_key *keys = ph_xmalloc((d->count + 1) * sizeof *keys);
+    for (size_t i = 0; i < d->count; i++) {
+        const ph_diff_row *r = &d->rows[i];
+        double delta = ph_diff_new_value(d, r, e) - ph_diff_base_value(d, r, e);
+        keys[i] = (sort_key){ delta < 0 ? -delta : delta, r };
+    }
     sort_ctx = d;
-    sort_event = e;
-    ph_qsort(d->rows, d->count, sizeof *d->rows, cmp_rows);
+    ph_qsort(keys, d->count, sizeof *keys, cmp_rows);
     sort_ctx = NULL;
+    ph_diff_row *rows = ph_xmalloc((d->count + 1) * sizeof *rows);
+    for (size_t i = 0; i < d->count; i++)
+        rows[i] = *keys[i].row;
+    free(keys);
+    free(d->rows);
+    d->rows = rows;
 }
 
 const char *ph_diff_str(const ph_diff *d, ph_str s)

@@ -146,6 +146,13 @@ PH_API int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
 PH_API ph_str ph_str_intern_hashed(ph_profile *p, const char *s, size_t len,
                                    const ph_str_hashes *h);
 PH_API ph_str ph_str_intern0(ph_profile *p, const char *s);  /* NUL-ended */
+/* The strings of one profile interned in another (not the same), each
+ * as it is asked for: a compound string from its parts, its text never
+ * made (a diff's names from both sides). */
+typedef struct ph_str_map ph_str_map;
+PH_API ph_str_map *ph_str_map_new(ph_profile *to, const ph_profile *from);
+PH_API ph_str ph_str_map_get(ph_str_map *m, ph_str s);   /* to's handle */
+PH_API void ph_str_map_free(ph_str_map *m);
 /* NUL-terminated text of a handle, kept while the profile lives; "" for
  * 0. */
 PH_API const char *ph_str_get(const ph_profile *p, ph_str s);

@@ -216,6 +216,49 @@ struct ph_part_slot {
 static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
                            uint32_t h, const ph_str_hashes *hs);
 
+static uint32_t hash_of(const ph_profile *p, const char *s, size_t len)
+{
+    return (uint32_t)ph_hash_bytes(s, len, p->seed);
+}
+
+/* A compound string's hash is made of its parts' hashes, not read from
+ * its text: a string another profile holds as parts (ph_str_map) is
+ * found and kept without making its text. */
+static uint64_t parts_hash_start(const ph_profile *p)
+{
+    return p->seed ^ 0x5851f42d4c957f2dull;
+}
+
+static uint64_t parts_hash_add(uint64_t h, uint32_t part)
+{
+    h ^= part;
+    return (h << 29 | h >> 35) * 0x9e3779b97f4a7c15ull;
+}
+
+static uint32_t parts_hash_end(uint64_t h, uint32_t nparts)
+{
+    return (uint32_t)mix64(h ^ nparts);
+}
+
+/* The hash of s in p's table. */
+static uint32_t text_hash(const ph_profile *p, const char *s, size_t len)
+{
+    const char *at = s, *end = s + len, *q;
+    uint64_t h;
+    uint32_t n = 0;
+    if (!is_compound(s, len))
+        return hash_of(p, s, len);
+    h = parts_hash_start(p);
+    for (;;) {
+        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
+        h = parts_hash_add(h, hash_of(p, at, (size_t)((q ? q : end) - at)));
+        n++;
+        if (!q)
+            return parts_hash_end(h, n);
+        at = q + 1;
+    }
+}
+
 static ph_str intern_part(ph_profile *p, const char *s, size_t len,
                           uint32_t h)
 {
@@ -229,9 +272,14 @@ static ph_str intern_part(ph_profile *p, const char *s, size_t len,
     return part;
 }
 
-static uint32_t hash_of(const ph_profile *p, const char *s, size_t len)
+/* A new compound string in slot i (hash h) of its parts. */
+static ph_str add_compound(ph_profile *p, size_t i, uint32_t h, size_t len,
+                           const ph_str *parts, uint32_t n)
 {
-    return (uint32_t)ph_hash_bytes(s, len, p->seed);
+    ph_str *kept = ph_arena_alloc_raw(&p->arena, n * sizeof *kept,
+                                      sizeof *kept);
+    memcpy(kept, parts, n * sizeof *kept);
+    return add_entry(p, i, h, NULL, len, kept, n);
 }
 
 /* A compound string's parts, with their hashes in hs when given. */
@@ -290,30 +338,40 @@ static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
 
 ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 {
-    return intern_hashed(p, s, len, hash_of(p, s, len), NULL);
+    ph_str_hashes hs;
+    if (ph_str_hash_text(p, s, len, &hs) == 0)
+        return intern_hashed(p, s, len, hs.whole, &hs);
+    return intern_hashed(p, s, len, text_hash(p, s, len), NULL);
 }
 
 int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
                      ph_str_hashes *h)
 {
     const char *at = s, *end = s + len, *q;
+    uint64_t whole;
     if (len > UINT32_MAX - 1)
         return -1;
-    h->whole = hash_of(p, s, len);
     h->nparts = 0;
-    if (!is_compound(s, len))
+    if (!is_compound(s, len)) {
+        h->whole = hash_of(p, s, len);
         return 0;
+    }
+    whole = parts_hash_start(p);
     for (;;) {
         if (h->nparts == PH_STR_HASHED_PARTS)
             return -1;
         q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
         size_t plen = (size_t)((q ? q : end) - at);
+        uint32_t ph = hash_of(p, at, plen);
         h->part[h->nparts][0] = (uint32_t)plen;
-        h->part[h->nparts++][1] = hash_of(p, at, plen);
+        h->part[h->nparts++][1] = ph;
+        whole = parts_hash_add(whole, ph);
         if (!q)
-            return 0;
+            break;
         at = q + 1;
     }
+    h->whole = parts_hash_end(whole, h->nparts);
+    return 0;
 }
 
 ph_str ph_str_intern_hashed(ph_profile *p, const char *s, size_t len,
@@ -326,8 +384,89 @@ ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
 {
     if (len == 0)
         return 0;
-    size_t i = find_slot(p, s, len, hash_of(p, s, len));
+    size_t i = find_slot(p, s, len, text_hash(p, s, len));
     return (ph_str)(uint32_t)p->strslots[i];
+}
+
+/* ------------------------------------------------------------------ */
+/* One profile's strings in another                                   */
+
+struct ph_str_map {
+    ph_profile *to;
+    const ph_profile *from;
+    uint32_t (*got)[2];     /* per handle of from: to's handle (0: not
+                             * yet), its hash there */
+    ph_str *parts;          /* a compound's parts in to */
+    size_t capparts;
+};
+
+ph_str_map *ph_str_map_new(ph_profile *to, const ph_profile *from)
+{
+    ph_str_map *m = ph_xcalloc(1, sizeof *m);
+    m->to = to;
+    m->from = from;
+    m->got = ph_xcalloc(from->nstrs + 1, sizeof *m->got);
+    m->got[0][1] = hash_of(to, "", 0);   /* an empty part's */
+    return m;
+}
+
+void ph_str_map_free(ph_str_map *m)
+{
+    if (!m)
+        return;
+    free(m->got);
+    free(m->parts);
+    free(m);
+}
+
+/* The slot of the compound string of parts (hash h, len bytes of text). */
+static size_t find_parts_slot(const ph_profile *p, const ph_str *parts,
+                              uint32_t n, size_t len, uint32_t h)
+{
+    size_t i;
+    for (i = h & p->strmask; p->strslots[i]; i = (i + 1) & p->strmask) {
+        uint64_t v = p->strslots[i];
+        const ph_strent *e = &p->strs[(uint32_t)v];
+        /* a text splits into parts one way: equal parts, equal texts */
+        if ((uint32_t)(v >> 32) == h && e->nparts == n && e->len == len &&
+            memcmp(e->parts, parts, n * sizeof *parts) == 0)
+            break;
+    }
+    return i;
+}
+
+ph_str ph_str_map_get(ph_str_map *m, ph_str s)
+{
+    const ph_strent *e;
+    ph_profile *to = m->to;
+    if (s == 0 || s >= m->from->nstrs)
+        return 0;
+    if (m->got[s][0])
+        return m->got[s][0];
+    e = &m->from->strs[s];
+    if (e->nparts == 0) {   /* plain: its text */
+        uint32_t h = hash_of(to, e->s, e->len);
+        m->got[s][0] = intern_hashed(to, e->s, e->len, h, NULL);
+        m->got[s][1] = h;
+        return m->got[s][0];
+    }
+    if (m->capparts < e->nparts) {
+        m->capparts = e->nparts;
+        free(m->parts);
+        m->parts = ph_xmalloc(m->capparts * sizeof *m->parts);
+    }
+    uint64_t h = parts_hash_start(to);
+    for (uint32_t k = 0; k < e->nparts; k++) {
+        m->parts[k] = ph_str_map_get(m, e->parts[k]);
+        h = parts_hash_add(h, m->got[e->parts[k]][1]);
+    }
+    uint32_t hh = parts_hash_end(h, e->nparts);
+    size_t i = find_parts_slot(to, m->parts, e->nparts, e->len, hh);
+    m->got[s][0] = to->strslots[i]
+        ? (ph_str)(uint32_t)to->strslots[i]
+        : add_compound(to, i, hh, e->len, m->parts, e->nparts);
+    m->got[s][1] = hh;
+    return m->got[s][0];
 }
 
 ph_str ph_str_intern0(ph_profile *p, const char *s)

@@ -166,6 +166,49 @@ static void test_compound(void)
     ph_profile_free(p);
 }
 
+/* One profile's strings in another (ph_str_map): the same texts, found
+ * again whether the other profile had them already (interned from their
+ * text) or not, so that a compound one made from its parts is the one
+ * its text finds. */
+static void test_map(void)
+{
+    enum { N = 2000 };
+    static char text[N][200];
+    static size_t len[N];
+    static ph_str from[N];
+    static const char alphabet[] = "abc'";
+    ph_profile *a = ph_profile_new(), *b = ph_profile_new();
+    uint64_t x = 2463534242ull;
+    size_t i, j, compound = 0;
+    for (i = 0; i < N; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        len[i] = (size_t)(x >> 8) % 190;
+        for (j = 0; j < len[i]; j++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            text[i][j] = alphabet[x % 4];
+        }
+        text[i][len[i]] = '\0';
+        from[i] = ph_str_intern(a, text[i], len[i]);
+        if (i % 3 == 0)   /* a third of them there already */
+            ph_str_intern(b, text[i], len[i]);
+        if (len[i] >= PH_STR_COMPOUND_MIN && memchr(text[i], '\'', len[i]))
+            compound++;
+    }
+    CU_ASSERT(compound > N / 4);
+    ph_str_map *m = ph_str_map_new(b, a);
+    for (i = 0; i < N; i++) {
+        ph_str got = ph_str_map_get(m, from[i]);
+        CU_ASSERT_EQUAL(ph_str_map_get(m, from[i]), got);
+        CU_ASSERT_EQUAL(ph_str_lookup(b, text[i], len[i]), got);
+        CU_ASSERT_EQUAL(ph_str_intern(b, text[i], len[i]), got);
+        CU_ASSERT_EQUAL(ph_str_len(b, got), len[i]);
+        CU_ASSERT_EQUAL(strcmp(ph_str_get(b, got), text[i]), 0);
+    }
+    ph_str_map_free(m);
+    ph_profile_free(a);
+    ph_profile_free(b);
+}
+
 void ph_test_register_strtab(void)
 {
     CU_pSuite s = CU_add_suite("strtab", NULL, NULL);
@@ -173,5 +216,6 @@ void ph_test_register_strtab(void)
     CU_add_test(s, "embedded NUL bytes", test_embedded_nul);
     CU_add_test(s, "50000 strings", test_many);
     CU_add_test(s, "compound strings", test_compound);
+    CU_add_test(s, "one profile's strings in another", test_map);
     CU_add_test(s, "metadata and notes", test_meta);
 }
