@@ -21,9 +21,11 @@
 /* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
  * tests, from 64 KiB, then cross a dozen chunk boundaries).  A ring of
- * 64 KiB chunks with their tokens is about 0.6 MiB, and the file pages
- * it reads ahead 0.25 MiB: chunks of 256 KiB held 2.5 MiB more at the
- * peak and read no faster. */
+ * eight 64 KiB chunks with their tokens is about 1.2 MiB, and the file
+ * pages it reads ahead 0.5 MiB: chunks of 256 KiB held 2.5 MiB more at
+ * the peak and read no faster.  Four chunks were too few for a
+ * look-ahead thread that makes a 2 MiB block ready for the profile
+ * (2-3.5 ms) between two chunks: the reader filled 7% of them itself. */
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)64 << 10)
@@ -288,7 +290,7 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
               : len / 16 > CHUNK_MAX ? CHUNK_MAX : len / 16;
     pp->nchunks = (len + pp->chunk - 1) / pp->chunk;
     pp->nth = jobs - 1;     /* the reading thread builds the profile */
-    pp->nslots = 2 * (size_t)pp->nth + 2;
+    pp->nslots = 4 * (size_t)pp->nth + 4;
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
