@@ -201,6 +201,23 @@ static int is_compound(const char *s, size_t len)
            !memchr(s, '\0', len);
 }
 
+/* A compound string's text split at its separators, a part at a time. */
+typedef struct part_iter {
+    const char *at, *end;   /* at NULL: past the last part */
+} part_iter;
+
+static int next_part(part_iter *it, const char **s, size_t *len)
+{
+    const char *q;
+    if (!it->at)
+        return 0;
+    q = memchr(it->at, PH_STR_JOIN, (size_t)(it->end - it->at));
+    *s = it->at;
+    *len = (size_t)((q ? q : it->end) - it->at);
+    it->at = q ? q + 1 : NULL;
+    return 1;
+}
+
 /* The parts of compound strings repeat (--separate-callers=16 over cc1:
  * 2.4 million parts of 153,000 names, 7,800 distinct): a direct-mapped
  * cache by hash finds a part again without probing the table of every
@@ -243,20 +260,17 @@ static uint32_t parts_hash_end(uint64_t h, uint32_t nparts)
 /* The hash of s in p's table. */
 static uint32_t text_hash(const ph_profile *p, const char *s, size_t len)
 {
-    const char *at = s, *end = s + len, *q;
+    part_iter it = { s, s + len };
+    const char *part;
+    size_t plen;
     uint64_t h;
     uint32_t n = 0;
     if (!is_compound(s, len))
         return hash_of(p, s, len);
     h = parts_hash_start(p);
-    for (;;) {
-        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
-        h = parts_hash_add(h, hash_of(p, at, (size_t)((q ? q : end) - at)));
-        n++;
-        if (!q)
-            return parts_hash_end(h, n);
-        at = q + 1;
-    }
+    for (; next_part(&it, &part, &plen); n++)
+        h = parts_hash_add(h, hash_of(p, part, plen));
+    return parts_hash_end(h, n);
 }
 
 static ph_str intern_part(ph_profile *p, const char *s, size_t len,
@@ -282,33 +296,31 @@ static ph_str add_compound(ph_profile *p, size_t i, uint32_t h, size_t len,
     return add_entry(p, i, h, NULL, len, kept, n);
 }
 
-/* A compound string's parts, with their hashes in hs when given. */
+/* A compound string's parts (plain: they have no separator), with their
+ * hashes in hs when given. */
 static ph_str intern_compound(ph_profile *p, const char *s, size_t len,
                               uint32_t h, const ph_str_hashes *hs)
 {
-    uint32_t n = 1, k = 0;
-    const char *at = s, *end = s + len, *q;
+    part_iter it = { s, s + len };
+    const char *part = s;
+    size_t plen;
+    uint32_t n = 0, k;
     if (hs)
         n = hs->nparts;
     else
-        for (q = s; (q = memchr(q, PH_STR_JOIN, (size_t)(end - q))); q++)
+        while (next_part(&it, &part, &plen))
             n++;
     ph_str *parts = ph_arena_alloc_raw(&p->arena, n * sizeof *parts,
                                        sizeof *parts);
-    if (hs) {
-        for (; k < n; k++) {
-            parts[k] = intern_part(p, at, hs->part[k][0], hs->part[k][1]);
-            at += hs->part[k][0] + 1;
+    if (hs) {   /* the parts' places are known: no search */
+        for (k = 0; k < n; k++, part += plen + 1) {
+            plen = hs->part[k][0];
+            parts[k] = intern_part(p, part, plen, hs->part[k][1]);
         }
     } else {
-        for (;;) {   /* a part has no separator: it is plain */
-            q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
-            size_t plen = (size_t)((q ? q : end) - at);
-            parts[k++] = intern_part(p, at, plen, hash_of(p, at, plen));
-            if (!q)
-                break;
-            at = q + 1;
-        }
+        it.at = s;
+        for (k = 0; next_part(&it, &part, &plen); k++)
+            parts[k] = intern_part(p, part, plen, hash_of(p, part, plen));
     }
     /* the parts may have grown the table: the slot again */
     return add_entry(p, find_slot(p, s, len, h), h, NULL, len, parts, n);
@@ -347,7 +359,9 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
                      ph_str_hashes *h)
 {
-    const char *at = s, *end = s + len, *q;
+    part_iter it = { s, s + len };
+    const char *part;
+    size_t plen;
     uint64_t whole;
     if (len > UINT32_MAX - 1)
         return -1;
@@ -357,18 +371,13 @@ int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
         return 0;
     }
     whole = parts_hash_start(p);
-    for (;;) {
+    while (next_part(&it, &part, &plen)) {
         if (h->nparts == PH_STR_HASHED_PARTS)
             return -1;
-        q = memchr(at, PH_STR_JOIN, (size_t)(end - at));
-        size_t plen = (size_t)((q ? q : end) - at);
-        uint32_t ph = hash_of(p, at, plen);
+        uint32_t ph = hash_of(p, part, plen);
         h->part[h->nparts][0] = (uint32_t)plen;
         h->part[h->nparts++][1] = ph;
         whole = parts_hash_add(whole, ph);
-        if (!q)
-            break;
-        at = q + 1;
     }
     h->whole = parts_hash_end(whole, h->nparts);
     return 0;
