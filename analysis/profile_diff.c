@@ -459,7 +459,8 @@ void ph_diff_sort(ph_diff *d, size_t e)
     sort_key *keys = ph_xmalloc((d->count + 1) * sizeof *keys);
     for (size_t i = 0; i < d->count; i++) {
         const ph_diff_row *r = &d->rows[i];
-        double delta = ph_diff_new_value(d, r, e) - ph_diff_base_value(d, r, e);
+        double delta = ph_diff_new_value(d, r, e) -
+                       ph_diff_base_value(d, r, e);
         keys[i] = (sort_key){ delta < 0 ? -delta : delta, r };
     }
     sort_ctx = d;

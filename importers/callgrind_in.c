@@ -639,7 +639,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.sc.lineno++;
             r.hashed_name = l.name;
             r.hashed_len = l.name_len;
-            r.hashes = l.name_hashes;
+            r.hashes = &l.name_hashes;
             if (!(l.ntok != PH_CGTOK_NONE && do_cost_tokens(&r, &l)) &&
                 do_line(&r) < 0) {
                 rc = -1;

@@ -21,11 +21,10 @@
 /* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
  * tests, from 64 KiB, then cross a dozen chunk boundaries).  A ring of
- * eight 64 KiB chunks with their tokens is about 1.2 MiB, and the file
- * pages it reads ahead 0.5 MiB: chunks of 256 KiB held 2.5 MiB more at
- * the peak and read no faster.  Four chunks were too few for a
- * look-ahead thread that makes a 2 MiB block ready for the profile
- * (2-3.5 ms) between two chunks: the reader filled 7% of them itself. */
+ * 64 KiB chunks with their tokens is about 0.6 MiB, and the file pages
+ * it reads ahead 0.25 MiB: chunks of 256 KiB held 2.5 MiB more at the
+ * peak and read no faster; a ring of eight held 0.9 MiB more (a 43 MB
+ * file's summary then peaked above its size) and read no faster. */
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)64 << 10)
@@ -39,11 +38,11 @@
  * file, and hashing them a sixth of the reading thread's work. */
 #define HASHED_NAME_MIN 32
 
-/* A function's name hashed ahead: its line in the chunk and its bytes
- * from the chunk's start. */
+/* A function's name hashed ahead: its line in the chunk, its bytes from
+ * the chunk's start, its hash and its parts' (from the chunk's first). */
 typedef struct hashed_name {
     uint32_t line, off, len;
-    ph_str_hashes h;
+    uint32_t whole, nparts, first;
 } hashed_name;
 
 typedef struct chunk {
@@ -61,6 +60,8 @@ typedef struct chunk {
     size_t ntoks, captoks;
     hashed_name *names;
     size_t nnames, capnames;
+    uint32_t (*parts)[2];   /* the names' parts: length, hash */
+    size_t nparts, capparts;
 } chunk;
 
 struct ph_cgpipe {
@@ -130,6 +131,7 @@ static void hash_name(const ph_cgpipe *pp, chunk *c, size_t nline,
     uint64_t id;
     size_t len, errcol;
     hashed_name *n;
+    ph_str_hashes h;
 
     if (e > q && e[-1] == '\r')
         e--;
@@ -146,13 +148,18 @@ static void hash_name(const ph_cgpipe *pp, chunk *c, size_t nline,
         c->capnames = c->capnames ? 2 * c->capnames : 64;
         c->names = ph_xrealloc(c->names, c->capnames * sizeof *c->names);
     }
-    n = &c->names[c->nnames];
-    if (ph_str_hash_text(pp->p, nm, len, &n->h) < 0)
+    if (c->nparts + PH_STR_HASHED_PARTS > c->capparts) {
+        c->capparts = 2 * c->capparts + PH_STR_HASHED_PARTS;
+        c->parts = ph_xrealloc(c->parts, c->capparts * sizeof *c->parts);
+    }
+    if (ph_str_hash_text(pp->p, nm, len, &h, c->parts + c->nparts) < 0)
         return;
-    n->line = (uint32_t)nline;
-    n->off = (uint32_t)(nm - (pp->data + c->start));
-    n->len = (uint32_t)len;
-    c->nnames++;
+    n = &c->names[c->nnames++];
+    *n = (hashed_name){ (uint32_t)nline,
+                        (uint32_t)(nm - (pp->data + c->start)),
+                        (uint32_t)len, h.whole, h.nparts,
+                        (uint32_t)c->nparts };
+    c->nparts += h.nparts;
 }
 
 static void fill(ph_cgpipe *pp, chunk *c, size_t k)
@@ -161,7 +168,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
 
     c->start = chunk_start(pp, k);
     c->end = chunk_start(pp, k + 1);
-    c->nlines = c->ntoks = c->nnames = 0;
+    c->nlines = c->ntoks = c->nnames = c->nparts = 0;
     c->has_nul = c->too_big = 0;
     a = pp->data + c->start;
     z = pp->data + c->end;
@@ -290,7 +297,7 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
               : len / 16 > CHUNK_MAX ? CHUNK_MAX : len / 16;
     pp->nchunks = (len + pp->chunk - 1) / pp->chunk;
     pp->nth = jobs - 1;     /* the reading thread builds the profile */
-    pp->nslots = 4 * (size_t)pp->nth + 4;
+    pp->nslots = 2 * (size_t)pp->nth + 2;
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
@@ -422,7 +429,8 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
         const hashed_name *n = &c->names[pp->name++];
         l->name = a + n->off;
         l->name_len = n->len;
-        l->name_hashes = &n->h;
+        l->name_hashes = (ph_str_hashes){ n->whole, n->nparts,
+                                          c->parts + n->first };
     }
     pp->line++;
     return 1;
@@ -449,6 +457,7 @@ void ph_cgpipe_stop(ph_cgpipe *pp)
         free(pp->slots[i].val);
         free(pp->slots[i].kind);
         free(pp->slots[i].names);
+        free(pp->slots[i].parts);
     }
     free(pp->slots);
     free(pp->th);

@@ -45,7 +45,7 @@ typedef struct ph_cgline {
      * (ir.h ph_str_hash_text), or NULL. */
     const char *name;
     size_t name_len;
-    const ph_str_hashes *name_hashes;
+    ph_str_hashes name_hashes;
 } ph_cgline;
 
 /* Tokens of the cost line at q (its first byte), read up to its end in

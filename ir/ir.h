@@ -129,19 +129,20 @@ PH_API const char *ph_profile_format(const ph_profile *p);
 PH_API ph_str ph_str_intern(ph_profile *p, const char *s, size_t len);
 /* A text's hashes worked out ahead, on another thread than the one that
  * interns it (a reader's look-ahead), so that interning does not read the
- * text twice more: the whole text's and, for a compound string, each
- * part's length and hash. */
+ * text again: the whole text's and, for a compound string, each part's
+ * length and hash. */
 #define PH_STR_HASHED_PARTS 64
 typedef struct ph_str_hashes {
     uint32_t whole;
-    uint32_t nparts;                              /* 0: not compound */
-    uint32_t part[PH_STR_HASHED_PARTS][2];        /* length, hash */
+    uint32_t nparts;              /* 0: not compound */
+    const uint32_t (*part)[2];    /* nparts pairs: length, hash */
 } ph_str_hashes;
 /* s's hashes in p (only p's seed is read: any thread may ask while
- * another interns): 0, or -1 for a compound string of more parts than
- * PH_STR_HASHED_PARTS. */
+ * another interns), a compound string's parts' in part (room for
+ * PH_STR_HASHED_PARTS pairs), where h points: 0, or -1 for a compound
+ * string of more parts. */
 PH_API int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
-                            ph_str_hashes *h);
+                            ph_str_hashes *h, uint32_t (*part)[2]);
 /* ph_str_intern of s with the hashes ph_str_hash_text gave. */
 PH_API ph_str ph_str_intern_hashed(ph_profile *p, const char *s, size_t len,
                                    const ph_str_hashes *h);

@@ -351,13 +351,14 @@ static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
 ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 {
     ph_str_hashes hs;
-    if (ph_str_hash_text(p, s, len, &hs) == 0)
+    uint32_t parts[PH_STR_HASHED_PARTS][2];
+    if (ph_str_hash_text(p, s, len, &hs, parts) == 0)
         return intern_hashed(p, s, len, hs.whole, &hs);
     return intern_hashed(p, s, len, text_hash(p, s, len), NULL);
 }
 
 int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
-                     ph_str_hashes *h)
+                     ph_str_hashes *h, uint32_t (*out)[2])
 {
     part_iter it = { s, s + len };
     const char *part;
@@ -366,6 +367,7 @@ int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
     if (len > UINT32_MAX - 1)
         return -1;
     h->nparts = 0;
+    h->part = out;
     if (!is_compound(s, len)) {
         h->whole = hash_of(p, s, len);
         return 0;
@@ -375,8 +377,8 @@ int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
         if (h->nparts == PH_STR_HASHED_PARTS)
             return -1;
         uint32_t ph = hash_of(p, part, plen);
-        h->part[h->nparts][0] = (uint32_t)plen;
-        h->part[h->nparts++][1] = ph;
+        out[h->nparts][0] = (uint32_t)plen;
+        out[h->nparts++][1] = ph;
         whole = parts_hash_add(whole, ph);
     }
     h->whole = parts_hash_end(whole, h->nparts);

@@ -112,6 +112,7 @@ static void test_compound(void)
     char *buf = NULL;
     size_t cap = 0, i, j, hashed = 0, too_many = 0;
     ph_str_hashes hashes;
+    uint32_t parts[PH_STR_HASHED_PARTS][2];
     for (i = 0; i < N; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         if (i && x % 5 == 0) {   /* a text like an earlier one, longer */
@@ -130,7 +131,8 @@ static void test_compound(void)
         /* half of them with hashes worked out ahead, as the callgrind
          * reader's look-ahead threads do (past PH_STR_HASHED_PARTS
          * parts, they are not) */
-        if (i % 2 && ph_str_hash_text(p, text[i], len[i], &hashes) == 0) {
+        if (i % 2 &&
+            ph_str_hash_text(p, text[i], len[i], &hashes, parts) == 0) {
             h[i] = ph_str_intern_hashed(p, text[i], len[i], &hashes);
             hashed++;
         } else {
@@ -141,7 +143,7 @@ static void test_compound(void)
     }
     CU_ASSERT(hashed > N / 4 && too_many > 0);
     for (i = 0; i < N; i++) {
-        if (ph_str_hash_text(p, text[i], len[i], &hashes) == 0)
+        if (ph_str_hash_text(p, text[i], len[i], &hashes, parts) == 0)
             CU_ASSERT_EQUAL(ph_str_intern_hashed(p, text[i], len[i], &hashes),
                             h[i]);
     }
