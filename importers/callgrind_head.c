@@ -310,10 +310,13 @@ int ph_cg_header(ph_cgread *r, const char *k, size_t kl, const char *q,
             r->capevs = r->capevs ? 2 * r->capevs : 8;
             r->evs = ph_xrealloc(r->evs, r->capevs * sizeof *r->evs);
         }
-        r->evs[r->nevs].line = r->sc.lineno;
-        r->evs[r->nevs].s = q;
-        r->evs[r->nevs].e = e;
-        r->nevs++;
+        ph_cgevdef *d = &r->evs[r->nevs++];
+        d->line = r->sc.lineno;
+        d->text = ph_xmalloc((size_t)(e - q) + 1);
+        memcpy(d->text, q, (size_t)(e - q));
+        d->text[e - q] = '\0';
+        d->s = d->text;
+        d->e = d->text + (e - q);
         return 0;
     }
     if (KEY("summary")) {

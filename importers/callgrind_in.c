@@ -655,7 +655,8 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         r.hashed_name = NULL;
         ph_profile_set_stock(p, NULL);
         ph_cgpipe_stop(pp);
-        while (next_progress <= (size_t)(r.sc.p - base))
+        /* (after an error r.sc.p may lie in a chunk's copy: not used) */
+        while (rc == 0 && next_progress <= (size_t)(r.sc.p - base))
             next_progress += PH_CG_PROGRESS_EVERY;
     }
     while (rc == 0) {
@@ -698,6 +699,8 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
     free(r.sum);
     free(r.fsum);
     free(r.ftot);
+    for (size_t i = 0; i < r.nevs; i++)
+        free(r.evs[i].text);
     free(r.evs);
     return rc;
 }

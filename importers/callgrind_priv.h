@@ -276,7 +276,8 @@ enum { PEND_NONE, PEND_CALL, PEND_JUMP, PEND_JCND };
 
 typedef struct ph_cgevdef {
     uint64_t line;
-    const char *s, *e;   /* text after "event:" */
+    char *text;          /* after "event:", a copy: the line's bytes go */
+    const char *s, *e;   /* in text */
 } ph_cgevdef;
 
 typedef struct ph_cgread {

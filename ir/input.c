@@ -41,6 +41,7 @@ struct ph_input {
     int was_gzip;
     void *map;                  /* mmap'ed file, or NULL */
     size_t maplen;
+    int fd;                     /* the mapped file, open; or -1 */
     unsigned char *owned;       /* heap copy (gzip, pipes), or NULL */
     ph_progress_fn progress;
     void *progress_ctx;
@@ -99,6 +100,7 @@ static ph_input *new_input(const char *name, const char *path)
     in->name = dup_string(name);
     in->path = path ? dup_string(path) : NULL;
     in->next_progress = PROGRESS_STEP;
+    in->fd = -1;
     return in;
 }
 
@@ -340,6 +342,7 @@ static int map_file(ph_input *in, int fd, const struct stat *st, char *err,
         return slurp(in, fd, err, errsize);   /* some filesystems refuse */
     madvise(m, (size_t)st->st_size, MADV_SEQUENTIAL);
     in->map = m;
+    in->fd = fd;
     in->maplen = (size_t)st->st_size;
     in->data = m;
     in->size = (size_t)st->st_size;
@@ -377,7 +380,8 @@ ph_input *ph_input_open(const char *path, char *err, size_t errsize)
             rc = map_file(in, fd, &st, err, errsize);
         else
             rc = slurp(in, fd, err, errsize);
-        close(fd);
+        if (in->fd != fd)
+            close(fd);
     }
     if (rc == 0)
         rc = unwrap(in, &bad_off, err, errsize);
@@ -412,6 +416,8 @@ void ph_input_close(ph_input *in)
         return;
     if (in->map)
         munmap(in->map, in->maplen);
+    if (in->fd >= 0)
+        close(in->fd);
     free(in->owned);
     for (i = 0; i < in->nwarns; i++)
         free(in->warns[i].msg);
@@ -433,6 +439,12 @@ const char *ph_input_path(const ph_input *in) { return in->path; }
 const unsigned char *ph_input_data(const ph_input *in) { return in->data; }
 size_t ph_input_size(const ph_input *in) { return in->size; }
 int ph_input_was_gzip(const ph_input *in) { return in->was_gzip; }
+
+int ph_input_fd(const ph_input *in)
+{
+    return in->map && in->data == (const unsigned char *)in->map ? in->fd
+                                                                 : -1;
+}
 
 void ph_input_set_exe(ph_input *in, const char *path)
 {

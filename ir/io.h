@@ -49,6 +49,10 @@ PH_API const char *ph_input_path(const ph_input *in);
 /* All bytes (after gzip unwrapping) and their count. */
 PH_API const unsigned char *ph_input_data(const ph_input *in);
 PH_API size_t ph_input_size(const ph_input *in);
+/* The open file whose mapping the bytes are, or -1 (gzip, a pipe, memory):
+ * a reader may pread() it rather than read the mapping, whose pages cost
+ * more to map in than to copy on some systems. */
+PH_API int ph_input_fd(const ph_input *in);
 /* Whether the bytes came out of a gzip wrapper. */
 PH_API int ph_input_was_gzip(const ph_input *in);
 

@@ -102,6 +102,7 @@ static void test_memory_gzip(void)
     CU_ASSERT(ph_input_was_gzip(in));
     CU_ASSERT_EQUAL(ph_input_size(in), sizeof text - 1);
     CU_ASSERT(memcmp(ph_input_data(in), text, sizeof text - 1) == 0);
+    CU_ASSERT_EQUAL(ph_input_fd(in), -1);   /* its bytes are no file's */
     ph_input_close(in);
 
     /* Truncated: an error at the end of the compressed bytes. */
@@ -110,6 +111,7 @@ static void test_memory_gzip(void)
     CU_ASSERT(strncmp(ph_input_error(in), "cut.gz: offset 0x", 17) == 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(ph_input_error(in), "truncated gzip"));
     CU_ASSERT_EQUAL(ph_input_size(in), 0);
+    CU_ASSERT_EQUAL(ph_input_fd(in), -1);
     ph_input_close(in);
 
     /* Corrupt deflate data after a valid header. */
@@ -164,6 +166,13 @@ static void test_files(void)
     CU_ASSERT(!ph_input_was_gzip(in));
     CU_ASSERT_STRING_EQUAL(ph_input_name(in), plain);
     CU_ASSERT_STRING_EQUAL(ph_input_path(in), plain);
+    {   /* the mapped file stays open: read again, the same bytes */
+        char again[sizeof text];
+        CU_ASSERT_FATAL(ph_input_fd(in) >= 0);
+        CU_ASSERT_EQUAL(pread(ph_input_fd(in), again, sizeof text - 1, 0),
+                        (ssize_t)(sizeof text - 1));
+        CU_ASSERT(memcmp(again, ph_input_data(in), sizeof text - 1) == 0);
+    }
     ph_input_close(in);
 
     in = ph_input_open(packed, err, sizeof err);
