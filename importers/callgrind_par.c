@@ -346,25 +346,29 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
 {
     ph_cgpipe *pp;
     int i;
+    int fd = data == (const char *)ph_input_data(in) ? ph_input_fd(in) : -1;
 
-    if (jobs < 2 || len < MIN_SIZE)
+    /* One thread reads a file through the pipe too, filling each chunk
+     * itself: the chunks are copied, the mapping never read. */
+    if (len < MIN_SIZE || (jobs < 2 && fd < 0))
         return NULL;
     pp = ph_xcalloc(1, sizeof *pp);
     pp->in = in;
     pp->p = p;
     pp->next_report = PH_CG_PROGRESS_EVERY;
     pp->data = data;
-    pp->fd = data == (const char *)ph_input_data(in) ? ph_input_fd(in) : -1;
+    pp->fd = fd;
     pp->len = len;
     pp->chunk = len / 16 < CHUNK_MIN ? CHUNK_MIN
               : len / 16 > CHUNK_MAX ? CHUNK_MAX : len / 16;
     pp->nchunks = (len + pp->chunk - 1) / pp->chunk;
-    pp->nth = jobs - 1;     /* the reading thread builds the profile */
+    /* the reading thread builds the profile */
+    pp->nth = jobs > 1 ? jobs - 1 : 0;
     pp->nslots = 2 * (size_t)pp->nth + 2;
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
-    if (len >= STOCK_MIN_SIZE)
+    if (len >= STOCK_MIN_SIZE && pp->nth)
         pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->cv, NULL);
@@ -372,17 +376,20 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
         if (pthread_create(&pp->th[i], NULL, worker, pp) != 0)
             break;
     }
-    pp->nth = i;
-    if (i == 0) {
+    if (i == 0 && pp->nth) {
+        pp->nth = 0;
         ph_cgpipe_stop(pp);
         return NULL;
     }
+    pp->nth = i;
     return pp;
 }
 
 /* Done with the current chunk: its slot may take a later one. */
 static void release(ph_cgpipe *pp)
 {
+    size_t done;
+
     pthread_mutex_lock(&pp->mu);
     if (!pp->serial)
         pp->cur->ready = 0;
@@ -392,7 +399,12 @@ static void release(ph_cgpipe *pp)
      * wake-up is a system call, one a chunk 3% of the reading thread. */
     if (pp->consumed + pp->nslots >= pp->next_claim + pp->nslots / 2)
         pthread_cond_broadcast(&pp->cv);
+    done = pp->nth ? 0 : report_due(pp);   /* else a thread reports */
     pthread_mutex_unlock(&pp->mu);
+    if (done) {
+        ph_input_progress(pp->in, done);
+        pp->reporting = 0;
+    }
     pp->cur = NULL;
     pp->serial = 0;
     pp->cur_index++;
