@@ -1,15 +1,16 @@
 /* importers/callgrind_par.c -- the callgrind reader's look-ahead threads.
  * Worker threads cut the input into chunks at line ends, find the lines of
- * each chunk and parse the numbers of its cost lines; the reading thread
- * takes the chunks in order and builds the IR from them with the same code
- * as the one-thread reader, so the profile is the same whatever the number
- * of threads.  A line the workers cannot parse plainly (a range, a
- * fraction, an overflow, anything odd) goes to the ordinary parser, which
- * also gives its exact error; a chunk with a NUL byte hands the rest of the
- * input back to the serial scanner.  A mapped file's chunks are copied
- * with pread() into the chunks' own buffers: here mapping a file's pages
- * in (and giving them back behind the reader) cost the look-ahead thread
- * a fifth of its time, a copy a tenth of that. */
+ * each chunk, parse the numbers of its cost lines and hash the functions'
+ * names (with one thread, the reader does it chunk by chunk); the reading
+ * thread takes the chunks in order and builds the IR from them with the
+ * same code as the serial scanner's, so the profile is the same whatever
+ * the number of threads.  A line the workers cannot parse plainly (a
+ * range, a fraction, an overflow, anything odd) goes to the ordinary
+ * parser, which also gives its exact error; a chunk with a NUL byte hands
+ * the rest of the input back to the serial scanner.  A mapped file's
+ * chunks are copied with pread() into the chunks' own buffers: here
+ * mapping a file's pages in (and giving them back behind the reader) cost
+ * the look-ahead thread a fifth of its time, a copy a tenth of that. */
 #include "config.h"
 
 #include <errno.h>
@@ -40,7 +41,7 @@
 #define MAX_TOKENS (PH_CGTOK_NONE - 1)
 /* Names from this length up are hashed ahead of the reader: with
  * --separate-callers=16, 153,000 names of 640 bytes are 44% of cc1's
- * file, and hashing them a sixth of the reading thread's work. */
+ * file, and hashing them a tenth of the reading thread's work. */
 #define HASHED_NAME_MIN 32
 
 /* A function's name hashed ahead: its line in the chunk, its bytes from

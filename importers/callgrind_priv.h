@@ -65,11 +65,12 @@ typedef struct ph_cgpipe ph_cgpipe;
  * often the pages of a mapped file behind the reader are given back. */
 #define PH_CG_PROGRESS_EVERY ((size_t)512 << 10)
 
-/* Threads over in's data (len bytes, no NUL in the first ones the scanner
- * checked); NULL when one thread is asked for or the input is small.  The
- * functions' names are hashed for p (ph_str_hash_text).  The
- * threads report the reader's progress to in, which gives back the pages
- * behind it: work the reading thread is spared. */
+/* Chunks of in's data (len bytes, no NUL in the first ones the scanner
+ * checked) made ready by jobs - 1 threads, or by the reading thread itself
+ * for one job when in is a file (copied, not mapped in); NULL for a small
+ * input, or one job over bytes in memory.  The functions' names are hashed
+ * for p (ph_str_hash_text).  The threads report the reader's progress to
+ * in: work the reading thread is spared. */
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
                            const char *data, size_t len, int jobs);
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
