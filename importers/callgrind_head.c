@@ -312,11 +312,10 @@ int ph_cg_header(ph_cgread *r, const char *k, size_t kl, const char *q,
         }
         ph_cgevdef *d = &r->evs[r->nevs++];
         d->line = r->sc.lineno;
-        d->text = ph_xmalloc((size_t)(e - q) + 1);
-        memcpy(d->text, q, (size_t)(e - q));
-        d->text[e - q] = '\0';
-        d->s = d->text;
-        d->e = d->text + (e - q);
+        d->len = (size_t)(e - q);
+        d->text = ph_xmalloc(d->len + 1);
+        memcpy(d->text, q, d->len);
+        d->text[d->len] = '\0';
         return 0;
     }
     if (KEY("summary")) {
@@ -380,7 +379,8 @@ int ph_cg_header(ph_cgread *r, const char *k, size_t kl, const char *q,
 static void apply_event(ph_cgread *r, const ph_cgevdef *d, int last_try,
                         int *done)
 {
-    const char *q = d->s, *e = d->e, *n0, *f0 = NULL, *f1 = NULL, *l0 = NULL;
+    const char *q = d->text, *e = d->text + d->len, *n0, *f0 = NULL,
+               *f1 = NULL, *l0 = NULL;
     size_t nlen;
     char *name, *formula, *lname = NULL;
     ph_event *ev;
@@ -433,17 +433,13 @@ static void apply_event(ph_cgread *r, const ph_cgevdef *d, int last_try,
                 ev->long_name = ph_str_intern(r->p, l0, (size_t)(e - l0));
             *done = 1;
         } else if (last_try) {
-            char *text = ph_xmalloc((size_t)(d->e - d->s) + 1);
-            memcpy(text, d->s, (size_t)(d->e - d->s));
-            text[d->e - d->s] = 0;
             /* Keep the declaration (and its long name) as metadata so a
              * callgrind export writes it back. */
-            ph_meta_add(r->p, "event", text);
+            ph_meta_add(r->p, "event", d->text);
             ph_input_warn(r->in, "cg-event-formula", d->line,
                           "formula of event \"%s\" not understood (%s at "
                           "column %d of \"%s\"); kept as a name only", name,
                           err, col, formula);
-            free(text);
             *done = 1;
         }
         free(formula);

@@ -27,10 +27,10 @@
 /* Inputs from MIN_SIZE up are read with threads, in chunks of a 16th of
  * the input between CHUNK_MIN and CHUNK_MAX bytes (the samples of the
  * tests, from 64 KiB, then cross a dozen chunk boundaries).  A ring of
- * 64 KiB chunks with their tokens is about 0.6 MiB, and the file pages
- * it reads ahead 0.25 MiB: chunks of 256 KiB held 2.5 MiB more at the
- * peak and read no faster; a ring of eight held 0.9 MiB more (a 43 MB
- * file's summary then peaked above its size) and read no faster. */
+ * 64 KiB chunks with their tokens and copies is about 0.85 MiB: chunks of
+ * 256 KiB held 2.5 MiB more at the peak and read no faster; a ring of
+ * eight held 0.9 MiB more (a 43 MB file's summary then peaked above its
+ * size) and read no faster. */
 #define MIN_SIZE ((size_t)64 << 10)
 #define CHUNK_MIN ((size_t)4 << 10)
 #define CHUNK_MAX ((size_t)64 << 10)

@@ -277,8 +277,8 @@ enum { PEND_NONE, PEND_CALL, PEND_JUMP, PEND_JCND };
 
 typedef struct ph_cgevdef {
     uint64_t line;
-    char *text;          /* after "event:", a copy: the line's bytes go */
-    const char *s, *e;   /* in text */
+    char *text;          /* after "event:", a copy (NUL-ended): the */
+    size_t len;          /* line's own bytes do not stay */
 } ph_cgevdef;
 
 typedef struct ph_cgread {

@@ -140,7 +140,7 @@ typedef struct ph_str_hashes {
 /* s's hashes in p (only p's seed is read: any thread may ask while
  * another interns), a compound string's parts' in part (room for
  * PH_STR_HASHED_PARTS pairs), where h points: 0, or -1 for a compound
- * string of more parts. */
+ * string of more parts (h->whole is set all the same). */
 PH_API int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
                             ph_str_hashes *h, uint32_t (*part)[2]);
 /* ph_str_intern of s with the hashes ph_str_hash_text gave. */

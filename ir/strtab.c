@@ -257,22 +257,6 @@ static uint32_t parts_hash_end(uint64_t h, uint32_t nparts)
     return (uint32_t)mix64(h ^ nparts);
 }
 
-/* The hash of s in p's table. */
-static uint32_t text_hash(const ph_profile *p, const char *s, size_t len)
-{
-    part_iter it = { s, s + len };
-    const char *part;
-    size_t plen;
-    uint64_t h;
-    uint32_t n = 0;
-    if (!is_compound(s, len))
-        return hash_of(p, s, len);
-    h = parts_hash_start(p);
-    for (; next_part(&it, &part, &plen); n++)
-        h = parts_hash_add(h, hash_of(p, part, plen));
-    return parts_hash_end(h, n);
-}
-
 static ph_str intern_part(ph_profile *p, const char *s, size_t len,
                           uint32_t h)
 {
@@ -352,9 +336,9 @@ ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)
 {
     ph_str_hashes hs;
     uint32_t parts[PH_STR_HASHED_PARTS][2];
-    if (ph_str_hash_text(p, s, len, &hs, parts) == 0)
-        return intern_hashed(p, s, len, hs.whole, &hs);
-    return intern_hashed(p, s, len, text_hash(p, s, len), NULL);
+    int all = ph_str_hash_text(p, s, len, &hs, parts) == 0;
+    /* past PH_STR_HASHED_PARTS parts, found again as interned */
+    return intern_hashed(p, s, len, hs.whole, all ? &hs : NULL);
 }
 
 int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
@@ -363,25 +347,28 @@ int ph_str_hash_text(const ph_profile *p, const char *s, size_t len,
     part_iter it = { s, s + len };
     const char *part;
     size_t plen;
+    uint32_t n = 0;
     uint64_t whole;
-    if (len > UINT32_MAX - 1)
-        return -1;
     h->nparts = 0;
     h->part = out;
     if (!is_compound(s, len)) {
         h->whole = hash_of(p, s, len);
-        return 0;
+        return len > UINT32_MAX - 1 ? -1 : 0;
     }
+    /* the whole's hash over every part, the parts' while there is room */
     whole = parts_hash_start(p);
-    while (next_part(&it, &part, &plen)) {
-        if (h->nparts == PH_STR_HASHED_PARTS)
-            return -1;
+    for (; next_part(&it, &part, &plen); n++) {
         uint32_t ph = hash_of(p, part, plen);
-        out[h->nparts][0] = (uint32_t)plen;
-        out[h->nparts++][1] = ph;
+        if (n < PH_STR_HASHED_PARTS) {
+            out[n][0] = (uint32_t)plen;
+            out[n][1] = ph;
+        }
         whole = parts_hash_add(whole, ph);
     }
-    h->whole = parts_hash_end(whole, h->nparts);
+    h->whole = parts_hash_end(whole, n);
+    if (n > PH_STR_HASHED_PARTS || len > UINT32_MAX - 1)
+        return -1;
+    h->nparts = n;
     return 0;
 }
 
@@ -395,7 +382,10 @@ ph_str ph_str_lookup(const ph_profile *p, const char *s, size_t len)
 {
     if (len == 0)
         return 0;
-    size_t i = find_slot(p, s, len, text_hash(p, s, len));
+    ph_str_hashes hs;
+    uint32_t parts[PH_STR_HASHED_PARTS][2];
+    ph_str_hash_text(p, s, len, &hs, parts);   /* the whole's, at least */
+    size_t i = find_slot(p, s, len, hs.whole);
     return (ph_str)(uint32_t)p->strslots[i];
 }
 
@@ -456,9 +446,9 @@ ph_str ph_str_map_get(ph_str_map *m, ph_str s)
         return m->got[s][0];
     e = &m->from->strs[s];
     if (e->nparts == 0) {   /* plain: its text */
-        uint32_t h = hash_of(to, e->s, e->len);
-        m->got[s][0] = intern_hashed(to, e->s, e->len, h, NULL);
-        m->got[s][1] = h;
+        const ph_str_hashes plain = { hash_of(to, e->s, e->len), 0, NULL };
+        m->got[s][0] = intern_hashed(to, e->s, e->len, plain.whole, &plain);
+        m->got[s][1] = plain.whole;
         return m->got[s][0];
     }
     if (m->capparts < e->nparts) {
