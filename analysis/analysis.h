@@ -44,11 +44,18 @@ typedef struct ph_stk_node {
     uint64_t ext_id;        /* id in the source file (drcctprof), or 0 */
 } ph_stk_node;
 
+/* A sample's costs are read with ph_stk_cost: an approximated function's
+ * cost at a line is kept once, packed, and split over the function's
+ * nodes when it is read (each node's exact share). */
 typedef struct ph_stk_sample {
     uint32_t node;          /* index of its node */
-    const int64_t *cost;    /* nreal values */
+    uint32_t share;         /* 0: values are nreal int64_t; else
+                               approximated (view_stacks.c) */
+    const void *values;     /* read through ph_stk_cost */
     const ph_sample *src;   /* the IR sample; NULL when approximated */
 } ph_stk_sample;
+
+typedef struct ph_stk_share ph_stk_share;
 
 /* Nodes are in parent-first order (a parent's index is smaller than its
  * children's). */
@@ -58,6 +65,7 @@ typedef struct ph_stacks {
     const ph_stk_sample *samples;
     size_t nsamples;
     size_t width;           /* ph_event_nreal */
+    const ph_stk_share *shares;
     const char *approx;     /* why some stacks are approximated; NULL when
                                every stack is exact */
     size_t approx_parts;    /* parts merged by the approximation */
@@ -65,6 +73,10 @@ typedef struct ph_stacks {
 } ph_stacks;
 
 PH_API const ph_stacks *ph_stacks_of(const ph_profile *p);
+/* The width costs of sample i of s: its values, or its share of them
+ * worked out in buf (width values). */
+PH_API const int64_t *ph_stk_cost(const ph_stacks *s, size_t i,
+                                  int64_t *buf);
 /* Say on out what the stacks of s approximated or left out (drop
  * warnings, once per kind). */
 PH_API void ph_stacks_warn(const ph_stacks *s, ph_output *out);

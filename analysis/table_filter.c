@@ -358,6 +358,7 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
     unsigned char *additive = ph_xmalloc(w + 1), *marks;
     uint64_t *seen;        /* per entry: last sample (+ 1) counted */
     uint32_t *kept = ph_xmalloc((s->nnodes + 1) * sizeof *kept);
+    int64_t *buf = ph_xmalloc((w + 1) * sizeof *buf);
 
     if (o->lines) {
         eon = make_line_entries(t, s);
@@ -377,12 +378,13 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
         size_t nk = ph_stack_filter_sample(sf, i, kept);
         if (nk == 0)
             continue;
-        if (smp->src && !all_zero(smp->cost, w))
+        const int64_t *cost = ph_stk_cost(s, i, buf);
+        if (smp->src && !all_zero(cost, w))
             mark_edges(s, eon, kept, nk, marks);
         int64_t *leaf = ph_entry_self_mut(t, &t->entries[eon[kept[0]] - 1]);
         for (size_t k = 0; k < w; k++)
             if (additive[k])
-                leaf[k] = ph_cost_add(leaf[k], smp->cost[k]);
+                leaf[k] = ph_cost_add(leaf[k], cost[k]);
         for (size_t j = 0; j < nk; j++) {
             uint32_t e = eon[kept[j]] - 1;
             if (seen[e] == i + 1)
@@ -391,7 +393,7 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
             int64_t *incl = ph_entry_incl_mut(t, &t->entries[e]);
             for (size_t k = 0; k < w; k++)
                 if (additive[k])
-                    incl[k] = ph_cost_add(incl[k], smp->cost[k]);
+                    incl[k] = ph_cost_add(incl[k], cost[k]);
         }
     }
     t->unmatched = ph_stack_filter_unmatched(sf);
@@ -403,4 +405,5 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
     free(additive);
     free(seen);
     free(kept);
+    free(buf);
 }

@@ -22,6 +22,17 @@ static const char approx_reason[] =
     "call stacks built from flat costs: a callee's cost is split among its "
     "callers in proportion to their calls (gprof's rule)";
 
+/* A node's share of a line's cost of its function (the approximation's
+ * split_self): the line's total * frac rounded toward zero, plus what the
+ * rounding left over dealt out one unit at a time from the first node on
+ * (settle): the shares add up to the total exactly. */
+struct ph_stk_share {
+    double frac;                /* the node's weight / its function's */
+    const int64_t *left;        /* per event: the total less the rounded
+                                   shares */
+    uint32_t rank, n;           /* the node's place among the n nodes */
+};
+
 /* The stacks under construction: growable arrays behind the const view. */
 typedef struct build {
     ph_stacks *s;
@@ -29,6 +40,8 @@ typedef struct build {
     size_t nodecap;
     ph_stk_sample *samples;
     size_t samplecap;
+    ph_stk_share *shares;
+    size_t nshares;
 } build;
 
 /* Room for `more` nodes or samples beyond those made: called with the
@@ -63,56 +76,78 @@ static uint32_t push_node(build *b, const ph_stk_node *n)
     return (uint32_t)s->nnodes++;
 }
 
-static void push_sample(build *b, uint32_t node, const int64_t *cost,
-                        const ph_sample *src)
+static void push_sample(build *b, uint32_t node, const void *values,
+                        uint32_t share, const ph_sample *src)
 {
     ph_stacks *s = b->s;
     if (s->nsamples == b->samplecap)
         reserve_samples(b, s->nsamples ? s->nsamples : 1024);
-    b->samples[s->nsamples++] = (ph_stk_sample){node, cost, src};
+    b->samples[s->nsamples++] = (ph_stk_sample){node, share, values, src};
 }
 
-/* Cost vectors of width values in blocks that never move, so that the
- * samples can point into them: the approximation's per-line costs and
- * their shares among a function's nodes grow as they are found, and a
- * vector that stays whole (a function with one node) is used as it is. */
-#define COST_BLOCK 1024            /* vectors of the first block */
+/* Costs in blocks that never move, so that the samples can point into
+ * them: the approximation's per-line costs, packed (ph_costs_put), and
+ * what their shares among a function's nodes left over, grow as they are
+ * found. */
+#define COST_BLOCK 65536           /* bytes of the first block */
 /* Blocks double up to this size.  From a huge page on they are whole huge
  * pages (ph_xmalloc_huge): in 4 KiB pages, a page fault every 40 vectors
  * (13 events) cost more than the work done on them. */
 #define COST_BLOCK_BYTES (2 * PH_HUGE_PAGE)
 
 typedef struct cost_blocks {
-    int64_t **block;
+    unsigned char **block;
     size_t nblocks;
-    size_t room;                   /* vectors left in the last block */
-    int64_t *next;                 /* the first of them */
+    size_t room;                   /* bytes left in the last block */
+    unsigned char *next;           /* the first of them */
     size_t grow;                   /* bytes of the last block made */
 } cost_blocks;
 
-/* n zeroed vectors, one after the other (zeroed as they are handed out:
- * a block's pages are touched as it fills). */
-static int64_t *cost_alloc(cost_blocks *c, size_t n, size_t width)
+/* Room for n bytes, 8-byte aligned; what is used of it is given to
+ * cost_keep. */
+static unsigned char *cost_room(cost_blocks *c, size_t n)
 {
-    size_t vec = (width ? width : 1) * sizeof(int64_t);
+    n = (n + 7) & ~(size_t)7;
     if (n > c->room) {
-        if (n > SIZE_MAX / vec - 1)
-            ph_oom();
-        size_t bytes = c->grow ? 2 * c->grow : COST_BLOCK * vec;
+        size_t bytes = c->grow ? 2 * c->grow : COST_BLOCK;
         c->grow = bytes = bytes < COST_BLOCK_BYTES ? bytes : COST_BLOCK_BYTES;
-        if (bytes < n * vec)
-            bytes = n * vec;       /* a block of its own */
+        if (bytes < n)
+            bytes = n;             /* a block of its own */
         c->block = ph_xrealloc(c->block, (c->nblocks + 1) * sizeof *c->block);
         c->next = c->block[c->nblocks++] = bytes < PH_HUGE_PAGE
                                                ? ph_xmalloc(bytes)
                                                : ph_xmalloc_huge(bytes);
-        c->room = bytes / vec;
+        c->room = bytes;
     }
-    int64_t *v = c->next;
-    memset(v, 0, n * vec);
-    c->next += n * width;
+    return c->next;
+}
+
+static void cost_keep(cost_blocks *c, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    c->next += n;
     c->room -= n;
+}
+
+/* A vector of width values. */
+static int64_t *cost_alloc(cost_blocks *c, size_t width)
+{
+    if (width > SIZE_MAX / sizeof(int64_t) - 1)
+        ph_oom();
+    size_t bytes = width * sizeof(int64_t);
+    int64_t *v = (int64_t *)cost_room(c, bytes);
+    cost_keep(c, bytes);
     return v;
+}
+
+/* cost packed, with room behind it to read it back with a bound
+ * (ph_stk_cost): the room asked for is the most it could take. */
+static const unsigned char *cost_pack(cost_blocks *c, const int64_t *cost,
+                                      size_t width)
+{
+    unsigned char *d = cost_room(c, ph_costs_room_max(width));
+    cost_keep(c, (size_t)(ph_costs_put(d, cost, width) - d));
+    return d;
 }
 
 static void cost_blocks_free(cost_blocks *c)
@@ -159,7 +194,7 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
         int64_t *c = pool + i * w;
         for (size_t k = 0; k < w; k++)
             c[k] = ph_sample_value(smp, k);
-        push_sample(b, at - 1, c, smp);
+        push_sample(b, at - 1, c, 0, smp);
     }
     free(map);
 }
@@ -176,7 +211,7 @@ typedef struct edge {
 /* The rows' self cost of one function per line, sorted by line. */
 typedef struct line_cost {
     uint32_t line;
-    const int64_t *cost;       /* width values, in approx.costs */
+    const unsigned char *cost; /* width values packed, in approx.costs */
 } line_cost;
 
 typedef struct approx {
@@ -197,7 +232,7 @@ typedef struct approx {
     uint32_t *instance;        /* per approximated node: its instance */
     uint32_t *next_variant;    /* per approximated node: chain, 0 = end */
     size_t wcap;
-    int64_t *self;             /* nf x width: the rows' self cost */
+    uint8_t *has_self;         /* per function: its rows' sum is not 0 */
     line_cost *line_cost;      /* per function, its lines: */
     size_t *line_first;        /* line_cost[line_first[f] .. [f + 1]) */
     cost_blocks *costs;        /* the lines' costs and their shares */
@@ -347,24 +382,57 @@ static int64_t share_of(int64_t total, double frac)
     return (int64_t)x;
 }
 
-/* Make the n shares c[0], c[stride], ... add up to total: the difference
- * (rounding, a few units a share) is dealt out one unit at a time from
- * the first share on, all whole rounds at once so that the work does not
- * grow with the size of the costs. */
-static void settle(int64_t *c, size_t n, size_t stride, int64_t total)
+/* The share sh of total, whose rounded shares left `left` of it: the
+ * difference (rounding, a few units a share) is dealt out one unit at a
+ * time from the first share on, all whole rounds at once so that the work
+ * does not grow with the size of the costs. */
+static int64_t share_at(int64_t total, int64_t left, const ph_stk_share *sh)
+{
+    int64_t step = left > 0 ? 1 : -1;
+    uint64_t units = left > 0 ? (uint64_t)left : 0 - (uint64_t)left;
+    uint64_t rounds = units / sh->n, extra = units % sh->n;
+    return share_of(total, sh->frac) +
+           step * (int64_t)(rounds + (sh->rank < extra));
+}
+
+/* What the rounded shares of total by the n fractions frac[] leave of it.
+ * The fractions add up to 1 give or take rounding, so the shares add up
+ * to about total and the difference fits an int64. */
+static int64_t left_of(int64_t total, const double *frac, size_t n)
 {
     __int128 given = 0;
+    for (size_t q = 0; q < n; q++)
+        given += share_of(total, frac[q]);
+    return (int64_t)((__int128)total - given);
+}
 
-    if (n == 0)
-        return;
-    for (size_t q = 0; q < n; q++)
-        given += c[q * stride];
-    __int128 left = (__int128)total - given;
-    int64_t step = left > 0 ? 1 : -1;
-    __int128 units = left > 0 ? left : -left;
-    int64_t rounds = (int64_t)(units / n), extra = (int64_t)(units % n);
-    for (size_t q = 0; q < n; q++)
-        c[q * stride] += step * (rounds + ((int64_t)q < extra));
+/* An approximated sample's values are its line's total, packed; its
+ * share is WHOLE when its function has one node. */
+#define WHOLE UINT32_MAX
+
+const int64_t *ph_stk_cost(const ph_stacks *s, size_t i, int64_t *buf)
+{
+    const ph_stk_sample *smp = &s->samples[i];
+    if (!smp->share)
+        return smp->values;
+    const unsigned char *packed = smp->values;
+    memset(buf, 0, s->width * sizeof *buf);
+    ph_costs_get(packed, packed + ph_costs_room_max(s->width), buf, s->width);
+    if (smp->share == WHOLE)
+        return buf;
+    const ph_stk_share *sh = &s->shares[smp->share - 1];
+    for (size_t k = 0; k < s->width; k++)
+        buf[k] = share_at(buf[k], sh->left[k], sh);
+    return buf;
+}
+
+/* An approximated sample: sh its share of total, NULL for the whole. */
+static void push_share(build *b, uint32_t node, const unsigned char *total,
+                       const ph_stk_share *sh)
+{
+    if (sh)
+        b->shares[b->nshares++] = *sh;
+    push_sample(b, node, total, sh ? (uint32_t)b->nshares : WHOLE, NULL);
 }
 
 /* Split each function's self cost over its nodes by weight, exactly (the
@@ -391,53 +459,69 @@ static void split_self(approx *a)
         sumw[f] += a->weight[i];
         nodes_of[f]++;
     }
-    /* room for a sample per (node, line) and a variant per leaf split
-     * by line */
-    size_t pairs = 0, leaves = 0;
+    /* room for a sample per (node, line), a share per sample of a
+     * function with several nodes, and a variant per leaf split by line */
+    size_t pairs = 0, shared = 0, leaves = 0, most = 1;
     for (size_t f = 0; f < a->nf; f++) {
         size_t n = nodes_of[f] * (a->line_first[f + 1] - a->line_first[f]);
         pairs += n;
+        shared += nodes_of[f] > 1 ? n : 0;
         leaves += leaves + n <= APPROX_MAX_LEAVES ? n : 0;
+        most = nodes_of[f] > most ? nodes_of[f] : most;
     }
     reserve_samples(a->b, pairs);
     reserve_approx(a, leaves);
+    a->b->shares = ph_xmalloc((shared + 1) * sizeof *a->b->shares);
+    s->shares = a->b->shares;
+    double *frac = ph_xmalloc(most * sizeof *frac);
+    int64_t *cost = ph_xmalloc((w + 1) * sizeof *cost);
+    int64_t *total = ph_xmalloc((w + 1) * sizeof *total);
     leaves = 0;
     for (size_t f = 0; f < a->nf; f++) {
         size_t l0 = a->line_first[f], l1 = a->line_first[f + 1];
-        size_t nodes = nodes_of[f];
+        size_t nodes = nodes_of[f], q = 0;
         if (!nodes || l0 == l1)
             continue;
         int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
         leaves += by_line ? nodes * (l1 - l0) : 0;
+        for (size_t i = head[f]; i != SIZE_MAX; i = next[i])
+            frac[q++] = a->weight[i] / sumw[f];
         for (size_t l = l0; l < l1; l++) {
-            const int64_t *total = a->line_cost[l].cost, *share = total;
-            size_t q = 0;
+            const unsigned char *packed = a->line_cost[l].cost;
+            ph_stk_share sh = { .n = (uint32_t)nodes };
+            memset(total, 0, w * sizeof *total);
+            ph_costs_get(packed, packed + ph_costs_room_max(w), total, w);
             if (nodes > 1) {
                 /* this line's cost over the nodes, exactly per event */
-                int64_t *split = cost_alloc(a->costs, nodes, w);
-                for (size_t i = head[f]; i != SIZE_MAX; i = next[i], q++)
-                    for (size_t k = 0; k < w; k++)
-                        split[q * w + k] = share_of(total[k],
-                                                    a->weight[i] / sumw[f]);
+                int64_t *left = cost_alloc(a->costs, w);
                 for (size_t k = 0; k < w; k++)
-                    settle(split + k, nodes, w, total[k]);
-                share = split;
+                    left[k] = left_of(total[k], frac, nodes);
+                sh.left = left;
             }
-            q = 0;
-            for (size_t i = head[f]; i != SIZE_MAX; i = next[i], q++) {
-                const int64_t *c = share + q * w;
+            for (size_t i = head[f]; i != SIZE_MAX; i = next[i], sh.rank++) {
+                sh.frac = frac[sh.rank];
+                const int64_t *c = total;
+                if (nodes > 1) {
+                    for (size_t k = 0; k < w; k++)
+                        cost[k] = share_at(total[k], sh.left[k], &sh);
+                    c = cost;
+                }
+                size_t k = 0;
+                while (k < w && !c[k])
+                    k++;
+                if (k == w)
+                    continue;
                 /* a line other than the node's goes to its variant there */
                 uint32_t node = (uint32_t)(a->first + i);
                 if (by_line)
                     node = at_line(a, node, a->line_cost[l].line);
-                for (size_t k = 0; k < w; k++)
-                    if (c[k]) {
-                        push_sample(a->b, node, c, NULL);
-                        break;
-                    }
+                push_share(a->b, node, packed, nodes > 1 ? &sh : NULL);
             }
         }
     }
+    free(frac);
+    free(cost);
+    free(total);
     free(nodes_of);
     free(head);
     free(next);
@@ -466,12 +550,15 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
     size_t cap = 0, n = 0, tcap = 0;
     row_line *order = NULL;
     int64_t *tcost = NULL;
+    int64_t *self = ph_xmalloc((w + 1) * sizeof *self);
+    int64_t *sum = ph_xmalloc((w + 1) * sizeof *sum);
     a->line_first = ph_xcalloc(a->nf + 2, sizeof *a->line_first);
     for (size_t f = 0; f < a->nf; f++) {
         ph_row_iter it;
         ph_row r;
         size_t t = 0;
         a->line_first[f] = n;
+        memset(self, 0, w * sizeof *self);
         ph_row_iter_init(&it, p, ph_func_at(p, f), NULL);
         while (ph_row_next_line(&it, &r)) {
             if (t == tcap) {
@@ -482,31 +569,35 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
             order[t] = (row_line){r.line, t};
             memcpy(tcost + t * w, r.cost, w * sizeof *tcost);
             for (size_t k = 0; k < w; k++)
-                a->self[f * w + k] = ph_cost_add(a->self[f * w + k],
-                                                 r.cost[k]);
+                self[k] = ph_cost_add(self[k], r.cost[k]);
             t++;
             any = 1;
         }
+        for (size_t k = 0; k < w && !a->has_self[f]; k++)
+            a->has_self[f] = self[k] != 0;
         /* one entry per line: rows sorted by line, equal lines merged */
         ph_qsort(order, t, sizeof *order, cmp_row_line);
-        int64_t *sum = NULL;
         for (size_t x = 0; x < t; x++) {
-            if (x == 0 || order[x].line != order[x - 1].line) {
-                if (n == cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    a->line_cost = ph_xrealloc(a->line_cost,
-                                               cap * sizeof *a->line_cost);
-                }
-                sum = cost_alloc(a->costs, 1, w);
-                a->line_cost[n++] = (line_cost){order[x].line, sum};
-            }
+            if (x == 0 || order[x].line != order[x - 1].line)
+                memset(sum, 0, w * sizeof *sum);
             for (size_t k = 0; k < w; k++)
                 sum[k] = ph_cost_add(sum[k], tcost[order[x].row * w + k]);
+            if (x + 1 < t && order[x + 1].line == order[x].line)
+                continue;
+            if (n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                a->line_cost = ph_xrealloc(a->line_cost,
+                                           cap * sizeof *a->line_cost);
+            }
+            a->line_cost[n++] = (line_cost){order[x].line,
+                                            cost_pack(a->costs, sum, w)};
         }
     }
     a->line_first[a->nf] = n;
     free(tcost);
     free(order);
+    free(self);
+    free(sum);
     return any;
 }
 
@@ -520,7 +611,7 @@ static void approx_free(approx *a)
     free(a->weight);
     free(a->instance);
     free(a->next_variant);
-    free(a->self);
+    free(a->has_self);
     free(a->line_cost);
     free(a->line_first);
 }
@@ -536,7 +627,7 @@ static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
     a.nf = ph_func_count(p);
     a.first = b->s->nnodes;
     a.costs = costs;
-    a.self = ph_xcalloc(a.nf * w + 1, sizeof *a.self);
+    a.has_self = ph_xcalloc(a.nf + 1, 1);
     if (!rows_self(p, &a, w) && ph_call_count(p) == 0) {
         approx_free(&a);
         return;
@@ -548,10 +639,7 @@ static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
         if (a.ncallers[f])
             continue;
         /* a root: called by nobody; only worth a node with data */
-        int data = a.first_out[f + 1] > a.first_out[f];
-        for (size_t k = 0; k < w && !data; k++)
-            data = a.self[f * w + k] != 0;
-        if (!data)
+        if (a.first_out[f + 1] == a.first_out[f] && !a.has_self[f])
             continue;
         uint32_t root = add_node(&a, 0, f, 1.0);
         expand(&a, root, f, 1.0, 0);
@@ -561,15 +649,9 @@ static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
     uint8_t *seen = ph_xcalloc(a.nf + 1, 1);
     for (size_t i = a.first; i < b->s->nnodes; i++)
         seen[b->s->nodes[i].func->id - 1] = 1;
-    for (size_t f = 0; f < a.nf; f++) {
-        if (seen[f])
-            continue;
-        for (size_t k = 0; k < w; k++)
-            if (a.self[f * w + k]) {
-                add_node(&a, 0, f, 1.0);
-                break;
-            }
-    }
+    for (size_t f = 0; f < a.nf; f++)
+        if (!seen[f] && a.has_self[f])
+            add_node(&a, 0, f, 1.0);
     free(seen);
     split_self(&a);
     approx_free(&a);
@@ -589,6 +671,7 @@ static void free_view(void *data)
     stacks_view *v = data;
     free((void *)v->s.nodes);
     free((void *)v->s.samples);
+    free((void *)v->s.shares);
     free(v->tree_pool);
     cost_blocks_free(&v->approx_costs);
     free(v);

@@ -104,6 +104,7 @@ int ph_report_traces(ph_report *r)
     const ph_stacks *s = ph_stacks_of(p);
     ph_stack_filter *sf;
     uint32_t *frames;
+    int64_t *buf;
     char num[64];
 
     if (!r->approx && s->approx)
@@ -117,17 +118,19 @@ int ph_report_traces(ph_report *r)
         return PH_EXIT_OK;
     sf = ph_stack_filter_new(p, r->topts.filter, r->topts.part);
     frames = ph_xmalloc((s->nnodes + 1) * sizeof *frames);
+    buf = ph_xmalloc((s->width + 1) * sizeof *buf);
     putchar('\n');
     for (size_t i = 0; i < s->nsamples; i++) {
         size_t n = ph_stack_filter_sample(sf, i, frames), k;
         /* pprof merges its input first, which drops all-zero samples */
-        for (k = 0; k < s->width && !s->samples[i].cost[k]; k++)
+        const int64_t *cost = ph_stk_cost(s, i, buf);
+        for (k = 0; k < s->width && !cost[k]; k++)
             ;
         if (n == 0 || k == s->width)
             continue;
         puts(separator);
         print_labels(p, s->samples[i].src);
-        double v = ph_event_eval(p, r->ev, s->samples[i].cost);
+        double v = ph_event_eval(p, r->ev, cost);
         for (size_t j = 0; j < n; j++) {
             const ph_stk_node *nd = &s->nodes[frames[j]];
             printf("%10s   %s%s\n", j ? "" : ph_cli_number(num, v, 0),
@@ -138,6 +141,7 @@ int ph_report_traces(ph_report *r)
     }
     puts(separator);
     free(frames);
+    free(buf);
     ph_stack_filter_free(sf);
     return PH_EXIT_OK;
 }

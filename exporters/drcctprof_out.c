@@ -141,6 +141,21 @@ static void write_metric_types(writer *w, ph_output *out)
     PbProfile *pb = &w->pb;
     pb->metric_type = ph_xcalloc(nr + 1, sizeof *pb->metric_type);
     pb->n_metric_type = nr;
+    /* per event: 2 when a sample has a string, else 0 when a value is
+     * negative, else 1 */
+    uint32_t *value_type = ph_xmalloc((nr + 1) * sizeof *value_type);
+    int64_t *buf = ph_xmalloc((nr + 1) * sizeof *buf);
+    for (size_t k = 0; k < nr; k++)
+        value_type[k] = 1;
+    for (size_t i = 0; i < w->st->nsamples; i++) {
+        const ph_sample *src = w->st->samples[i].src;
+        const int64_t *cost = ph_stk_cost(w->st, i, buf);
+        for (size_t k = 0; k < nr; k++)
+            if (src && src->strs && src->strs[k])
+                value_type[k] = 2;
+            else if (cost[k] < 0 && value_type[k] == 1)
+                value_type[k] = 0;
+    }
     for (size_t k = 0; k < nr; k++) {
         const ph_event *ev = ph_event_real(p, k);
         Drcctprof__Profile__MetricType *mt = ph_xmalloc(sizeof *mt);
@@ -165,18 +180,11 @@ static void write_metric_types(writer *w, ph_output *out)
         mt->unit = unit == ph_str_get(p, ev->unit)
                    ? ph_out_str(&w->tab, ev->unit)
                    : ph_out_text(&w->tab, unit);
-        mt->value_type = 1;
-        for (size_t i = 0; i < w->st->nsamples; i++) {
-            const ph_stk_sample *s = &w->st->samples[i];
-            if (s->src && s->src->strs && s->src->strs[k]) {
-                mt->value_type = 2;
-                break;
-            }
-            if (s->cost[k] < 0)
-                mt->value_type = 0;
-        }
+        mt->value_type = value_type[k];
         pb->metric_type[k] = mt;
     }
+    free(value_type);
+    free(buf);
     for (size_t i = 0; i < ph_event_count(p); i++)
         if ((ph_event_at(p, i)->flags & (PH_EV_DERIVED | PH_EV_BUILTIN)) ==
             PH_EV_DERIVED)
@@ -272,8 +280,10 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
     size_t ns = w->st->nsamples, nm = pb->n_metric_type, labelled = 0;
     int over = 0;
     ph_pb_msg *m = &w->msg, *met = &w->sub;
+    int64_t *buf = ph_xmalloc((w->st->width + 1) * sizeof *buf);
     for (size_t i = 0; i < ns; i++) {
         const ph_stk_sample *s = &w->st->samples[i];
+        const int64_t *cost = ph_stk_cost(w->st, i, buf);
         m->n = 0;
         ph_pb_msg_varint(m, PH_DRCC_SAMPLE_CONTEXT_ID, w->ctx_id[s->node]);
         for (size_t k = 0; k < nm; k++) {
@@ -283,7 +293,7 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
                                  s->src && s->src->strs ? (uint64_t)
                                  ph_out_str(&w->tab, s->src->strs[k]) : 0);
             } else {
-                int64_t v = ph_out_scale(s->cost[k], w->factor[k], &over);
+                int64_t v = ph_out_scale(cost[k], w->factor[k], &over);
                 ph_pb_msg_varint(met, v >= 0 ? PH_DRCC_METRIC_UINT_VALUE
                                              : PH_DRCC_METRIC_INT_VALUE,
                                  (uint64_t)v);
@@ -293,6 +303,7 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_output *out)
         ph_pb_out_bytes(ob, PH_DRCC_SAMPLE, m->b, m->n);
         labelled += s->src && s->src->nlabels;
     }
+    free(buf);
     if (over)
         ph_output_drop(out, "overflow", 1, "values saturated when scaled "
                        "to the unit (beyond 64 bits)");

@@ -108,11 +108,14 @@ void ph_frames_build(const ph_profile *p, ph_output *out, ph_frames *fr)
     size_t w = fr->width;
     fr->self = ph_xcalloc(fr->n * w + 1, sizeof *fr->self);
     fr->total = ph_xcalloc(fr->n * w + 1, sizeof *fr->total);
+    int64_t *buf = ph_xmalloc((w + 1) * sizeof *buf);
     for (size_t i = 0; i < st.nsamples; i++) {
         int64_t *s = fr->self + (size_t)map[st.samples[i].node] * w;
+        const int64_t *cost = ph_stk_cost(sp, i, buf);
         for (size_t k = 0; k < w; k++)
-            s[k] = ph_cost_add(s[k], st.samples[i].cost[k]);
+            s[k] = ph_cost_add(s[k], cost[k]);
     }
+    free(buf);
     memcpy(fr->total, fr->self, fr->n * w * sizeof *fr->total);
     for (size_t i = fr->n; i-- > 1;) {
         int64_t *t = fr->total + (size_t)fr->f[i].parent * w;

@@ -284,8 +284,10 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
     size_t cap = 64;
     uint64_t *ids = ph_xmalloc(cap * sizeof *ids);
     uint64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
+    int64_t *buf = ph_xmalloc((w->st->width + 1) * sizeof *buf);
     for (size_t i = 0; i < w->st->nsamples; i++) {
         const ph_stk_sample *ss = &w->st->samples[i];
+        const int64_t *cost = ph_stk_cost(w->st, i, buf);
         size_t n = 0;
         for (uint32_t up = ss->node + 1; up;) {
             if (n == cap)
@@ -293,7 +295,7 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
             ids[n++] = location_of(w, up - 1, &up);
         }
         for (size_t k = 0; k < ne; k++)
-            vals[k] = (uint64_t)ph_out_scale(ph_out_value(p, evs[k], ss->cost),
+            vals[k] = (uint64_t)ph_out_scale(ph_out_value(p, evs[k], cost),
                                              w->factor[k], &w->overflow);
         w->msg.n = 0;
         ph_pb_msg_packed(&w->msg, PH_PPROF_SAMPLE_LOCATION_ID, ids, n);
@@ -303,6 +305,7 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
     }
     free(ids);
     free(vals);
+    free(buf);
 }
 
 static void write_locations(writer *w, ph_pb_out *ob)

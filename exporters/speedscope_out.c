@@ -107,6 +107,7 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out)
     uint32_t *frame_of = ph_xcalloc(st->nnodes + 1, sizeof *frame_of);
     uint32_t *path = ph_xmalloc((st->nnodes + 1) * sizeof *path);
     int64_t *sum = ph_xcalloc(st->nnodes + 1, sizeof *sum);
+    int64_t *buf = ph_xmalloc((st->width + 1) * sizeof *buf);
     const char *name = ph_meta_get(p, "cmd");
     ph_output_puts(out, "{\n  \"$schema\": \"https://www.speedscope.app/"
                    "file-format-schema.json\",\n  \"exporter\": \""
@@ -123,7 +124,7 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out)
         memset(sum, 0, (st->nnodes + 1) * sizeof *sum);
         for (size_t i = 0; i < st->nsamples; i++)
             sum[st->samples[i].node] = ph_cost_add(sum[st->samples[i].node],
-                ph_out_value(p, evs[e], st->samples[i].cost));
+                ph_out_value(p, evs[e], ph_stk_cost(st, i, buf)));
         for (size_t i = 0; i < st->nnodes; i++)
             sum[i] = ph_out_scale(sum[i], factor, &overflow);
         ph_output_puts(out, e ? ",\n    {\"type\": \"sampled\", \"name\": "
@@ -172,6 +173,7 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out)
     free(frame_of);
     free(path);
     free(sum);
+    free(buf);
     free(evs);
     return 0;
 }

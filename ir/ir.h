@@ -85,6 +85,20 @@ PH_API void *ph_xrecalloc(void *p, size_t old, size_t n);
 PH_API int64_t ph_cost_add(int64_t a, int64_t b);
 PH_API int ph_cost_overflowed(void);
 
+/* A cost vector of n values packed as the rows keep theirs (rows.c), for
+ * code that holds many: the bytes it may take (at most
+ * ph_costs_room_max(n) whatever the values), packing it at d (returns the
+ * end of what was written), and reading it into v, zeroed by the caller
+ * (columns at or beyond nreal skipped; returns the end of what was
+ * read). */
+PH_API size_t ph_costs_room(const int64_t *cost, size_t n);
+PH_API size_t ph_costs_room_max(size_t n);
+PH_API unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost,
+                                   size_t n);
+PH_API const unsigned char *ph_costs_get(const unsigned char *s,
+                                         const unsigned char *end,
+                                         int64_t *v, size_t nreal);
+
 /* qsort that accepts an empty or NULL array: qsort(NULL, 0, ...) is
  * undefined (its pointer is declared nonnull) and aborts under UBSan. */
 PH_API void ph_qsort(void *base, size_t n, size_t size,

@@ -294,14 +294,6 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
 /* Add every row of f to table, nparts x nreal values, at its part's row. */
 void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table);
 
-/* A cost vector of n values in the rows' encoding (rows.c): bytes it may
- * take, writing it, and reading it into v (zeroed by the caller; columns
- * at or beyond nreal skipped). */
-size_t ph_costs_room(const int64_t *cost, size_t n);
-unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n);
-const unsigned char *ph_costs_get(const unsigned char *s,
-                                  const unsigned char *end, int64_t *v,
-                                  size_t nreal);
 /* Profile-owned scratch of n values, handed out round robin (up to
  * PH_ROW_SCRATCH live at once), for iterators wider than their buffer. */
 int64_t *ph_scratch_take(const ph_profile *p, size_t n);

@@ -178,8 +178,7 @@ size_t ph_costs_room(const int64_t *cost, size_t n)
     return need;
 }
 
-/* Bound of ph_costs_room whatever the values. */
-static size_t costs_room_max(size_t n)
+size_t ph_costs_room_max(size_t n)
 {
     return 1 + (n + 6) / 7 + 10 * n;
 }
@@ -229,7 +228,7 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
         file = f->file;
     b = get_block(p, f, part);
     c = b->last;
-    if (!c || c->cap - c->len < 32 + costs_room_max(n)) {
+    if (!c || c->cap - c->len < 32 + ph_costs_room_max(n)) {
         need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
         if (!c || c->cap - c->len < need)
             c = room_for(p, b, need);
