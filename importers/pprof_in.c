@@ -16,6 +16,7 @@
 #include "ir/stock.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
+#include "proto/pprof_sample.h"
 
 PH_DECLARE_IMPORTER(pprof);
 
@@ -60,7 +61,6 @@ typedef struct reader {
     const PbProfile *pb;
     const unsigned char *data;
     size_t len;
-    ph_pb_scratch *scratch; /* non-NULL: pb holds no samples, see unpack */
     ph_pb_index ix;
     ph_pb_strtab st;        /* string table -> interned handles */
     ph_idmap maps, funcs, locs;
@@ -335,21 +335,6 @@ static ph_part *part_for(reader *r, const ph_label *lab, size_t n)
     return r->whole;
 }
 
-static size_t sample_count(const reader *r)
-{
-    return r->scratch ? r->ix.n[PH_PPROF_SAMPLE] : r->pb->n_sample;
-}
-
-/* Sample i, decoded now into the scratch when the message was unpacked
- * without its samples (valid until the next call). */
-static const Perftools__Profiles__Sample *sample_at(reader *r, size_t i)
-{
-    return r->scratch ? ph_pb_decode(&r->ix, r->data, r->len,
-                                     PH_PPROF_SAMPLE, i, r->scratch,
-                                     &perftools__profiles__sample__descriptor)
-                      : r->pb->sample[i];
-}
-
 /* The previous sample's stack from the root, location by location, with
  * the node each reached: the samples of a profile share their first
  * frames, and a node found again needs no look-up in the tree. */
@@ -384,12 +369,13 @@ static int read_samples(reader *r)
                                          "thread_name"};
     for (int i = 0; i < 4; i++)
         r->thread_keys[i] = ph_str_intern0(r->p, tkeys[i]);
-    ph_stock *stock = ph_stock_start(sample_count(r));
+    ph_stock *stock = ph_stock_start(r->ix.n[PH_PPROF_SAMPLE]);
     ph_profile_set_stock(r->p, stock);
-    for (size_t i = 0; i < sample_count(r) && rc == 0; i++) {
-        const Perftools__Profiles__Sample *s = sample_at(r, i);
+    ph_pprof_sample sample = {0}, *s = &sample;
+    for (size_t i = 0; i < r->ix.n[PH_PPROF_SAMPLE] && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
-        if (!s) {   /* decoded once already in unpack: cannot happen */
+        if (ph_pprof_sample_at(s, &r->ix, r->data, r->len, i) < 0) {
+            /* checked once already in unpack: cannot happen */
             rc = ph_input_error_off(r->in, off, "sample %zu does not "
                                     "decode", i);
             break;
@@ -402,13 +388,13 @@ static int read_samples(reader *r)
         }
         memset(vals, 0, (ph_event_nreal(r->p) + 1) * sizeof *vals);
         for (size_t k = 0; k < nst; k++)
-            vals[r->slot[k]] = s->value[k];
+            vals[r->slot[k]] = (int64_t)s->value[k];
         if (s->n_label > labcap) {
             labcap = s->n_label;
             labs = ph_xrealloc(labs, labcap * sizeof *labs);
         }
         for (size_t k = 0; k < s->n_label && rc == 0; k++) {
-            const Perftools__Profiles__Label *l = s->label[k];
+            const ph_pprof_label *l = &s->label[k];
             ph_label *o = &labs[k];
             o->num = l->num;
             if (get_str(r, l->key, off, "label key", &o->key) < 0 ||
@@ -461,6 +447,7 @@ static int read_samples(reader *r)
     }
     ph_profile_set_stock(r->p, NULL);
     ph_stock_free(stock);
+    ph_pprof_sample_free(&sample);
     free(vals);
     free(labs);
     free(path.loc);
@@ -486,34 +473,28 @@ static void free_reader(reader *r)
     if (r->pb)
         perftools__profiles__profile__free_unpacked((PbProfile *)r->pb,
                                                     ph_pb_allocator());
-    ph_pb_scratch_free(r->scratch);
 }
 
 /* The message without its samples, which are most of a big profile's
  * bytes and, decoded all at once, took about 300 bytes of small blocks
- * each: the other fields are copied out and decoded, the samples are
- * decoded one at a time as they are read.  Every sample is decoded once
- * here too (its two halves side by side), so a profile that does not
- * decode is refused before anything else is checked, as when the whole
- * message was decoded.  Falls back to decoding the whole message when a
- * sample field is not a message. */
+ * each: the other fields are copied out and decoded by protobuf-c, the
+ * samples are decoded by hand one at a time as they are read
+ * (proto/pprof_sample.h).  Every sample is decoded once here too (its two
+ * halves side by side), so a profile that does not decode is refused
+ * before anything else is checked, as when the whole message was decoded.
+ * A sample field that is not a message does not decode either. */
 static PbProfile *unpack(reader *r)
 {
     static const int samples[] = { PH_PPROF_SAMPLE };
-    size_t ns = r->ix.n[PH_PPROF_SAMPLE], keep;
+    size_t keep;
     unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, samples, 1,
                                         &keep);
     if (!rest)
-        return perftools__profiles__profile__unpack(ph_pb_allocator(),
-                                                    r->len, r->data);
+        return NULL;
     PbProfile *pb = perftools__profiles__profile__unpack(ph_pb_allocator(),
                                                          keep, rest);
     free(rest);
-    if (!pb || ns == 0)
-        return pb;
-    r->scratch = ph_pb_scratch_new();
-    if (!ph_pb_all_decode(&r->ix, r->data, r->len, PH_PPROF_SAMPLE,
-                          &perftools__profiles__sample__descriptor)) {
+    if (pb && !ph_pprof_samples_check(&r->ix, r->data, r->len)) {
         perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
         return NULL;
     }

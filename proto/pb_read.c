@@ -116,10 +116,8 @@ int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
     return ph_input_error_off(in, bad, "%s", why);
 }
 
-/* The payload [*a, *b) of the i-th record of length-delimited top-level
- * field f; -1 when its bytes are not such a field. */
-static int record_at(const ph_pb_index *ix, const unsigned char *data,
-                     size_t len, int f, size_t i, size_t *a, size_t *b)
+int ph_pb_record(const ph_pb_index *ix, const unsigned char *data,
+                 size_t len, int f, size_t i, size_t *a, size_t *b)
 {
     unsigned wt;
     if (ph_pb_field_at(data, len, ph_pb_index_off(ix, f, i), &wt, a, b) < 0 ||
@@ -134,7 +132,7 @@ void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
 {
     size_t a, b;
     ph_pb_scratch_reset(sc);
-    if (record_at(ix, data, len, f, i, &a, &b) < 0)
+    if (ph_pb_record(ix, data, len, f, i, &a, &b) < 0)
         return NULL;
     return protobuf_c_message_unpack(desc, ph_pb_scratch_allocator(sc),
                                      b - a, data + a);
@@ -204,7 +202,7 @@ unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
     size_t *at = ph_xcalloc(n + 1, sizeof *at);
     for (size_t j = 0; j < n; j++)
         for (size_t i = 0; i < ix->n[fields[j]]; i++) {
-            if (record_at(ix, data, len, fields[j], i, &a, &b) < 0) {
+            if (ph_pb_record(ix, data, len, fields[j], i, &a, &b) < 0) {
                 free(at);
                 return NULL;
             }
@@ -213,7 +211,7 @@ unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
     unsigned char *rest = ph_xmalloc(keep ? keep : 1), *d = rest;
     while (next_left_out(ix, fields, n, at, &k)) {
         size_t off = ix->off[fields[k]][at[k]++];
-        (void)record_at(ix, data, len, fields[k], at[k] - 1, &a, &b);
+        (void)ph_pb_record(ix, data, len, fields[k], at[k] - 1, &a, &b);
         memcpy(d, data + pos, off - pos);
         d += off - pos;
         pos = b;

@@ -39,6 +39,11 @@ unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
                              size_t len, const int *fields, size_t n,
                              size_t *out_len);
 
+/* The payload [*a, *b) of the i-th record of length-delimited top-level
+ * field f; -1 when its bytes are not such a field. */
+int ph_pb_record(const ph_pb_index *ix, const unsigned char *data,
+                 size_t len, int f, size_t i, size_t *a, size_t *b);
+
 struct ProtobufCMessageDescriptor;
 /* The i-th record of top-level field f, a message of type desc, decoded
  * into sc (valid until its next reset); NULL when it does not decode. */
