@@ -226,34 +226,61 @@ nomem:
     return -1;
 }
 
-/* One gzip member inflated in one call by libdeflate (twice zlib's speed
- * or more on data in memory), into a buffer of the size its trailer says.
- * Returns 0 with *out and *outlen, or -1 for everything else (several
- * members, data past 4 GiB, over the memory limit, not decoding): then
+/* Every gzip member inflated by libdeflate, one call a member (twice
+ * zlib's speed or more on data in memory).  The buffer starts at the size
+ * the last trailer says, exact for one member, and doubles when a member
+ * does not fit (several members: profhub writes them a MiB each), that
+ * member inflated again.  Returns 0 with *out and *outlen, or -1 for
+ * everything else (over the memory limit, not decoding, empty): then
  * inflate_all takes the input, and says what is wrong with it. */
 static int inflate_whole(const unsigned char *src, size_t len,
                          unsigned char **out, size_t *outlen)
 {
     struct libdeflate_decompressor *d;
-    size_t size, used = 0, in_used = 0;
+    size_t cap, used = 0, pos = 0, in_used, out_used;
     unsigned char *buf;
-    enum libdeflate_result rc;
+    enum libdeflate_result rc = LIBDEFLATE_BAD_DATA;
 
     if (len < 18)
         return -1;
-    size = (size_t)src[len - 4] | (size_t)src[len - 3] << 8 |
-           (size_t)src[len - 2] << 16 | (size_t)src[len - 1] << 24;
-    if (size == 0 || !ph_mem_allows(size) || !(buf = malloc(size)))
+    cap = (size_t)src[len - 4] | (size_t)src[len - 3] << 8 |
+          (size_t)src[len - 2] << 16 | (size_t)src[len - 1] << 24;
+    if (cap == 0)
+        return -1;
+    if (!ph_mem_allows(cap) || !(buf = malloc(cap)))
         return -1;
     d = libdeflate_alloc_decompressor();
-    rc = d ? libdeflate_gzip_decompress_ex(d, src, len, buf, size, &in_used,
-                                           &used)
-           : LIBDEFLATE_BAD_DATA;
+    while (d) {
+        rc = libdeflate_gzip_decompress_ex(d, src + pos, len - pos,
+                                           buf + used, cap - used, &in_used,
+                                           &out_used);
+        if (rc == LIBDEFLATE_INSUFFICIENT_SPACE) {
+            unsigned char *more;
+            if (cap > SIZE_MAX / 2 || !ph_mem_allows(cap) ||
+                !(more = realloc(buf, 2 * cap)))
+                break;
+            buf = more;
+            cap *= 2;
+            continue;
+        }
+        if (rc != LIBDEFLATE_SUCCESS)
+            break;
+        used += out_used;
+        pos += in_used;
+        /* anything but another member after the end is ignored, as
+         * gzip -d does (inflate_all's rule) */
+        if (!is_gzip(src + pos, len - pos))
+            break;
+    }
     libdeflate_free_decompressor(d);
-    if (rc != LIBDEFLATE_SUCCESS || used != size ||
-        is_gzip(src + in_used, len - in_used)) {
+    if (rc != LIBDEFLATE_SUCCESS || used == 0) {
         free(buf);
         return -1;
+    }
+    if (used < cap) {   /* give back the room not used */
+        unsigned char *shrunk = realloc(buf, used);
+        if (shrunk)
+            buf = shrunk;
     }
     *out = buf;
     *outlen = used;
