@@ -323,23 +323,48 @@ static uint32_t add_node(approx *a, uint32_t parent, size_t f, double w)
     return push_approx(a, &n, w, UINT32_MAX);
 }
 
-/* The node of instance `node` (absolute index) at line: itself when the
- * line is unknown or its own, else a variant made on first use. */
-static uint32_t at_line(approx *a, uint32_t node, uint32_t line)
+/* The node of instance `node` (absolute index) at line made already:
+ * itself when the line is unknown or its own, or a variant; UINT32_MAX
+ * when there is none. */
+static uint32_t variant_at(const approx *a, uint32_t node, uint32_t line)
 {
-    ph_stk_node *nodes = (ph_stk_node *)a->b->s->nodes;
+    const ph_stk_node *nodes = a->b->s->nodes;
     if (!line || nodes[node].line == line)
         return node;
     uint32_t k = node - (uint32_t)a->first;
     for (uint32_t v = a->next_variant[k]; v; v = a->next_variant[v])
         if (nodes[a->first + v].line == line)
             return (uint32_t)a->first + v;
-    ph_stk_node n = nodes[node];
+    return UINT32_MAX;
+}
+
+/* The node of instance `node` at line, a variant made on first use. */
+static uint32_t at_line(approx *a, uint32_t node, uint32_t line)
+{
+    uint32_t i = variant_at(a, node, line);
+    if (i != UINT32_MAX)
+        return i;
+    uint32_t k = node - (uint32_t)a->first;
+    ph_stk_node n = a->b->s->nodes[node];
     n.line = line;
-    uint32_t i = push_approx(a, &n, 0, k);
+    i = push_approx(a, &n, 0, k);
     a->next_variant[i - a->first] = a->next_variant[k];
     a->next_variant[k] = i - (uint32_t)a->first;
     return i;
+}
+
+/* The node for the self cost of instance `node` at line: the variant
+ * there when a call site made one, else a leaf of its own.  Each (node,
+ * line) is asked for once, so a leaf is never looked up again: it is
+ * left out of the variants' chains and arrays. */
+static uint32_t leaf_at(approx *a, uint32_t node, uint32_t line)
+{
+    uint32_t i = variant_at(a, node, line);
+    if (i != UINT32_MAX)
+        return i;
+    ph_stk_node n = a->b->s->nodes[node];
+    n.line = line;
+    return push_node(a->b, &n);
 }
 
 static void expand(approx *a, uint32_t node, size_t f, double w, int depth)
@@ -470,7 +495,7 @@ static void split_self(approx *a)
         most = nodes_of[f] > most ? nodes_of[f] : most;
     }
     reserve_samples(a->b, pairs);
-    reserve_approx(a, leaves);
+    reserve_nodes(a->b, leaves);
     a->b->shares = ph_xmalloc((shared + 1) * sizeof *a->b->shares);
     s->shares = a->b->shares;
     double *frac = ph_xmalloc(most * sizeof *frac);
@@ -514,7 +539,7 @@ static void split_self(approx *a)
                 /* a line other than the node's goes to its variant there */
                 uint32_t node = (uint32_t)(a->first + i);
                 if (by_line)
-                    node = at_line(a, node, a->line_cost[l].line);
+                    node = leaf_at(a, node, a->line_cost[l].line);
                 push_share(a->b, node, packed, nodes > 1 ? &sh : NULL);
             }
         }
