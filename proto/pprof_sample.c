@@ -108,13 +108,21 @@ static int get_numbers(cursor *c, unsigned wt, uint64_t **v, size_t *n,
     }
     if (wt != 2 || get_bytes(c, &in) < 0)
         return -1;
-    /* at most a value a byte */
-    *v = grow(*v, cap, *n + (size_t)(in.end - in.p), sizeof **v);
+    /* at most a value a byte; locals, since the values and their count
+     * are both unsigned longs to the compiler (they could alias) */
+    uint64_t *to = *v = grow(*v, cap, *n + (size_t)(in.end - in.p),
+                             sizeof **v);
+    size_t k = *n;
     while (in.p < in.end) {
+        if (*in.p < 0x80) {        /* most ids and values: one byte */
+            to[k++] = *in.p++;
+            continue;
+        }
         if (get_varint(&in, &x) < 0)
             return -1;
-        (*v)[(*n)++] = x;
+        to[k++] = x;
     }
+    *n = k;
     return 0;
 }
 
