@@ -276,23 +276,31 @@ static void add_labels(writer *w, const ph_sample *s, int many_parts)
     }
 }
 
-/* Write the samples of the stack view, one at a time. */
+/* Write the samples of the stack view, one at a time.  A sample whose
+ * location has the same node above it as the sample before (the lines of
+ * a function's node, one after the other) has the same locations above:
+ * they are in ids already. */
 static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
 {
     const ph_profile *p = w->p;
     int many_parts = ph_part_count(p) > 1;
-    size_t cap = 64;
+    size_t cap = 64, n = 0;
     uint64_t *ids = ph_xmalloc(cap * sizeof *ids);
     uint64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
     int64_t *buf = ph_xmalloc((w->st->width + 1) * sizeof *buf);
+    uint32_t above = UINT32_MAX;   /* the node above the last leaf's */
     for (size_t i = 0; i < w->st->nsamples; i++) {
         const ph_stk_sample *ss = &w->st->samples[i];
         const int64_t *cost = ph_stk_cost(w->st, i, buf);
-        size_t n = 0;
-        for (uint32_t up = ss->node + 1; up;) {
-            if (n == cap)
-                ids = ph_xrealloc(ids, (cap *= 2) * sizeof *ids);
-            ids[n++] = location_of(w, up - 1, &up);
+        uint32_t up;
+        ids[0] = location_of(w, ss->node, &up);
+        if (up != above) {
+            above = up;
+            for (n = 1; up;) {
+                if (n == cap)
+                    ids = ph_xrealloc(ids, (cap *= 2) * sizeof *ids);
+                ids[n++] = location_of(w, up - 1, &up);
+            }
         }
         for (size_t k = 0; k < ne; k++)
             vals[k] = (uint64_t)ph_out_scale(ph_out_value(p, evs[k], cost),
