@@ -138,43 +138,72 @@ void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
                                      b - a, data + a);
 }
 
-/* Records [from, to) of a field to decode, for ph_pb_all_decode: each
- * half on a thread with a scratch of its own. */
-typedef struct decode_check {
+/* Records [from, to) of a field to check, for ph_pb_check_all: each
+ * half on a thread with a state of its own. */
+typedef struct half_check {
     const ph_pb_index *ix;
     const unsigned char *data;
     size_t len;
     int f;
-    const ProtobufCMessageDescriptor *desc;
+    const ph_pb_checker *c;
     size_t from, to;
     const char *mem_context;   /* the file, for an out-of-memory message */
     int ok;
-} decode_check;
+} half_check;
 
 static void check_half(void *arg)
 {
-    decode_check *c = arg;
-    ph_pb_scratch *sc = ph_pb_scratch_new();
-    ph_mem_set_context(c->mem_context);
-    c->ok = 1;
-    for (size_t i = c->from; i < c->to && c->ok; i++)
-        c->ok = ph_pb_decode(c->ix, c->data, c->len, c->f, i, sc,
-                             c->desc) != NULL;
-    ph_pb_scratch_free(sc);
+    half_check *h = arg;
+    ph_mem_set_context(h->mem_context);
+    void *state = h->c->start(h->c->arg);
+    size_t a, b;
+    h->ok = 1;
+    for (size_t i = h->from; i < h->to && h->ok; i++)
+        h->ok = ph_pb_record(h->ix, h->data, h->len, h->f, i, &a, &b) == 0 &&
+                h->c->check(state, h->c->arg, h->data + a, b - a);
+    h->c->end(state);
+}
+
+int ph_pb_check_all(const ph_pb_index *ix, const unsigned char *data,
+                    size_t len, int f, const ph_pb_checker *c)
+{
+    char context[256];
+    size_t n = ix->n[f];
+    snprintf(context, sizeof context, "%s", ph_mem_context());
+    half_check half[2] = {
+        {ix, data, len, f, c, 0, n / 2, context, 0},
+        {ix, data, len, f, c, n / 2, n, context, 0},
+    };
+    ph_run_pair(check_half, &half[0], &half[1]);
+    return half[0].ok && half[1].ok;
+}
+
+/* protobuf-c's decoding as a checker: a scratch a thread. */
+static void *scratch_start(const void *arg)
+{
+    (void)arg;
+    return ph_pb_scratch_new();
+}
+
+static int unpacks(void *state, const void *desc, const unsigned char *p,
+                   size_t len)
+{
+    ph_pb_scratch *sc = state;
+    ph_pb_scratch_reset(sc);
+    return protobuf_c_message_unpack(desc, ph_pb_scratch_allocator(sc), len,
+                                     p) != NULL;
+}
+
+static void scratch_end(void *state)
+{
+    ph_pb_scratch_free(state);
 }
 
 int ph_pb_all_decode(const ph_pb_index *ix, const unsigned char *data,
                      size_t len, int f, const ProtobufCMessageDescriptor *desc)
 {
-    char context[256];
-    size_t n = ix->n[f];
-    snprintf(context, sizeof context, "%s", ph_mem_context());
-    decode_check half[2] = {
-        {ix, data, len, f, desc, 0, n / 2, context, 0},
-        {ix, data, len, f, desc, n / 2, n, context, 0},
-    };
-    ph_run_pair(check_half, &half[0], &half[1]);
-    return half[0].ok && half[1].ok;
+    const ph_pb_checker c = {scratch_start, unpacks, scratch_end, desc};
+    return ph_pb_check_all(ix, data, len, f, &c);
 }
 
 /* The next record to leave out, in the order of the bytes: the fields'

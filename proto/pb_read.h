@@ -51,10 +51,26 @@ void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
                    size_t len, int f, size_t i, ph_pb_scratch *sc,
                    const struct ProtobufCMessageDescriptor *desc);
 
+/* How a reader checks every record of a field before it reads any: the
+ * check of one record's payload, with a state of its own on each thread
+ * (made by start, freed by end); arg is passed to start and check. */
+typedef struct ph_pb_checker {
+    void *(*start)(const void *arg);
+    int (*check)(void *state, const void *arg, const unsigned char *p,
+                 size_t len);
+    void (*end)(void *state);
+    const void *arg;
+} ph_pb_checker;
+
+/* Whether every record of top-level field f is length-delimited and
+ * passes c, half of them on another thread (ph_run_pair). */
+int ph_pb_check_all(const ph_pb_index *ix, const unsigned char *data,
+                    size_t len, int f, const ph_pb_checker *c);
+
 /* Whether every record of top-level field f decodes as a message of type
- * desc, half of them on another thread (ph_run_pair): a reader checks its
- * bulk records so before it reads anything, then decodes them again one
- * at a time as it reads them. */
+ * desc (protobuf-c; ph_pb_check_all): a reader checks its bulk records
+ * so before it reads anything, then decodes them again one at a time as
+ * it reads them. */
 int ph_pb_all_decode(const ph_pb_index *ix, const unsigned char *data,
                      size_t len, int f,
                      const struct ProtobufCMessageDescriptor *desc);

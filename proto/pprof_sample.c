@@ -8,11 +8,9 @@
  * samples both ways. */
 #include "config.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "ir.h"
-#include "ir/jobs.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_read.h"
 #include "proto/pprof_sample.h"
@@ -203,37 +201,29 @@ void ph_pprof_sample_free(ph_pprof_sample *s)
     free(s->label);
 }
 
-/* Records [from, to) to decode, for ph_pprof_samples_check. */
-typedef struct check {
-    const ph_pb_index *ix;
-    const unsigned char *data;
-    size_t len;
-    size_t from, to;
-    const char *mem_context;   /* the file, for an out-of-memory message */
-    int ok;
-} check;
-
-static void check_half(void *arg)
+/* The decoder as a checker (ph_pb_check_all): a sample a thread. */
+static void *sample_start(const void *arg)
 {
-    check *c = arg;
-    ph_pprof_sample s = {0};
-    ph_mem_set_context(c->mem_context);
-    c->ok = 1;
-    for (size_t i = c->from; i < c->to && c->ok; i++)
-        c->ok = ph_pprof_sample_at(&s, c->ix, c->data, c->len, i) == 0;
-    ph_pprof_sample_free(&s);
+    (void)arg;
+    return ph_xcalloc(1, sizeof(ph_pprof_sample));
+}
+
+static int decodes(void *state, const void *arg, const unsigned char *p,
+                   size_t len)
+{
+    (void)arg;
+    return ph_pprof_sample_decode(state, p, len) == 0;
+}
+
+static void sample_end(void *state)
+{
+    ph_pprof_sample_free(state);
+    free(state);
 }
 
 int ph_pprof_samples_check(const ph_pb_index *ix, const unsigned char *data,
                            size_t len)
 {
-    char context[256];
-    size_t n = ix->n[PH_PPROF_SAMPLE];
-    snprintf(context, sizeof context, "%s", ph_mem_context());
-    check half[2] = {
-        {ix, data, len, 0, n / 2, context, 0},
-        {ix, data, len, n / 2, n, context, 0},
-    };
-    ph_run_pair(check_half, &half[0], &half[1]);
-    return half[0].ok && half[1].ok;
+    static const ph_pb_checker c = {sample_start, decodes, sample_end, NULL};
+    return ph_pb_check_all(ix, data, len, PH_PPROF_SAMPLE, &c);
 }
