@@ -15,6 +15,7 @@
 #include "importers/importers.h"
 #include "ir/idmap.h"
 #include "ir/stock.h"
+#include "proto/pb_records.h"
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_read.h"
 
@@ -54,7 +55,6 @@ typedef struct reader {
     const unsigned char *data;
     size_t len;
     const PbProfile *pb;
-    ph_pb_scratch *scratch; /* non-NULL: pb holds no contexts or samples */
     context *ctx;
     size_t nctx;
     ph_pb_index ix;
@@ -293,19 +293,25 @@ static int read_contexts(reader *r)
     return rc;
 }
 
-static size_t sample_count(const reader *r)
+/* Record i of top-level field f decoded by decode into state; -1 when
+ * it does not decode (checked in unpack: cannot happen for a sample). */
+static int record_at(const reader *r, int f, size_t i, void *state,
+                     int (*decode)(void *, const unsigned char *, size_t))
 {
-    return r->scratch ? r->ix.n[PH_DRCC_SAMPLE] : r->pb->n_sample;
+    size_t a, b;
+    if (ph_pb_record(&r->ix, r->data, r->len, f, i, &a, &b) < 0)
+        return -1;
+    return decode(state, r->data + a, b - a);
 }
 
-/* Sample i: decoded now into the scratch when the message was unpacked
- * without its samples (valid until the next call). */
-static const Drcctprof__Profile__Sample *sample_at(const reader *r, size_t i)
+static int decode_sample(void *s, const unsigned char *p, size_t len)
 {
-    return r->scratch ? ph_pb_decode(&r->ix, r->data, r->len, PH_DRCC_SAMPLE,
-                                     i, r->scratch,
-                                     &drcctprof__profile__sample__descriptor)
-                      : r->pb->sample[i];
+    return ph_drcc_sample_decode(s, p, len);
+}
+
+static int decode_context(void *c, const unsigned char *p, size_t len)
+{
+    return ph_drcc_context_decode(c, p, len);
 }
 
 static int read_samples(reader *r)
@@ -315,9 +321,14 @@ static int read_samples(reader *r)
     int64_t *vals = ph_xcalloc(width + 1, sizeof *vals);
     ph_part *part = ph_part_add(r->p, PH_PART_WHOLE);
     int rc = 0;
-    for (size_t i = 0; i < sample_count(r) && rc == 0; i++) {
-        const Drcctprof__Profile__Sample *s = sample_at(r, i);
+    ph_drcc_sample sample = {0}, *s = &sample;
+    for (size_t i = 0; i < r->ix.n[PH_DRCC_SAMPLE] && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_DRCC_SAMPLE, i);
+        if (record_at(r, PH_DRCC_SAMPLE, i, s, decode_sample) < 0) {
+            rc = ph_input_error_off(r->in, off, "sample %zu does not "
+                                    "decode", i);
+            break;
+        }
         int64_t ci = ph_idmap_get(&r->ctxs, s->context_id);
         if (ci < 0) {
             rc = ph_input_error_off(r->in, off, "sample %zu names unknown "
@@ -333,7 +344,7 @@ static int read_samples(reader *r)
         memset(vals, 0, (width + 1) * sizeof *vals);
         ph_str *strs = NULL;
         for (size_t k = 0; k < nm && rc == 0; k++) {
-            const Drcctprof__Profile__Metric *m = s->metric[k];
+            const ph_drcc_metric *m = &s->metric[k];
             if (r->is_str[k]) {
                 if (!strs)
                     strs = ph_profile_alloc(r->p, (width + 1) * sizeof *strs);
@@ -351,6 +362,7 @@ static int read_samples(reader *r)
         smp->strs = strs;
         progress(r, r->nctx + i);
     }
+    ph_drcc_sample_free(&sample);
     free(vals);
     return rc;
 }
@@ -369,53 +381,44 @@ static void free_reader(reader *r)
     free(r->slot);
     free(r->is_str);
     free(r->ctx);
-    ph_pb_scratch_free(r->scratch);
     if (r->pb)
         drcctprof__profile__profile__free_unpacked((PbProfile *)r->pb, ph_pb_allocator());
 }
 
 /* The message without its contexts and samples, which are most of a big
  * profile's bytes and, decoded all at once, took 15 times the file: the
- * other fields are decoded as they are, each context's id, parent and
+ * other fields are decoded by protobuf-c, each context's id, parent and
  * location kept (24 bytes), the samples decoded one at a time as they are
- * read.  Every context and sample is decoded here (the samples' two
- * halves side by side), so a profile that does not decode is refused
- * before anything else is checked, as when the whole message was
- * decoded.  Falls back to decoding the whole message when a context or
- * sample field is not a message. */
+ * read, both by hand (proto/drcc_records.h).  Every context and sample is
+ * decoded here (the samples' two halves side by side), so a profile that
+ * does not decode is refused before anything else is checked, as when
+ * the whole message was decoded.  A context or sample field that is not
+ * a message does not decode either. */
 static int unpack(reader *r)
 {
     static const int bulk[] = { PH_DRCC_CONTEXT, PH_DRCC_SAMPLE };
     size_t keep;
     unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, bulk, 2,
                                         &keep);
-    if (rest) {
-        r->pb = drcctprof__profile__profile__unpack(ph_pb_allocator(), keep,
-                                                    rest);
-        free(rest);
-        r->scratch = ph_pb_scratch_new();
-        r->nctx = r->ix.n[PH_DRCC_CONTEXT];
-    } else {
-        r->pb = drcctprof__profile__profile__unpack(ph_pb_allocator(),
-                                                    r->len, r->data);
-        r->nctx = r->pb ? r->pb->n_context : 0;
-    }
+    if (!rest)
+        return -1;
+    r->pb = drcctprof__profile__profile__unpack(ph_pb_allocator(), keep,
+                                                rest);
+    free(rest);
     if (!r->pb)
         return -1;
+    r->nctx = r->ix.n[PH_DRCC_CONTEXT];
     r->ctx = ph_xmalloc((r->nctx + 1) * sizeof *r->ctx);
-    for (size_t i = 0; i < r->nctx; i++) {
-        const Drcctprof__Profile__Context *c =
-            r->scratch ? ph_pb_decode(&r->ix, r->data, r->len,
-                                      PH_DRCC_CONTEXT, i, r->scratch,
-                                      &drcctprof__profile__context__descriptor)
-                       : r->pb->context[i];
-        if (!c)
-            return -1;
-        r->ctx[i] = (context){c->id, c->parent_id, c->location_id};
+    ph_drcc_context c = {0};
+    int rc = 0;
+    for (size_t i = 0; i < r->nctx && rc == 0; i++) {
+        rc = record_at(r, PH_DRCC_CONTEXT, i, &c, decode_context);
+        r->ctx[i] = (context){c.id, c.parent_id, c.location_id};
     }
-    if (r->scratch &&
-        !ph_pb_all_decode(&r->ix, r->data, r->len, PH_DRCC_SAMPLE,
-                          &drcctprof__profile__sample__descriptor))
+    ph_drcc_context_free(&c);
+    if (rc < 0 ||
+        !ph_pb_records_check(&r->ix, r->data, r->len,
+                             PH_PB_DRCC_SAMPLE))
         return -1;
     return 0;
 }
@@ -446,7 +449,7 @@ int ph_drcctprof_read(ph_input *in, ph_profile *p)
     if (!rc)
         rc = read_symbols(&r);
     if (!rc) {
-        r.stock = ph_stock_start(r.nctx + sample_count(&r));
+        r.stock = ph_stock_start(r.nctx + r.ix.n[PH_DRCC_SAMPLE]);
         ph_profile_set_stock(p, r.stock);
         rc = read_contexts(&r);
     }

@@ -16,7 +16,7 @@
 #include "ir/stock.h"
 #include "proto/pb_read.h"
 #include "proto/pprof.pb-c.h"
-#include "proto/pprof_sample.h"
+#include "proto/pb_records.h"
 
 PH_DECLARE_IMPORTER(pprof);
 
@@ -494,7 +494,7 @@ static PbProfile *unpack(reader *r)
     PbProfile *pb = perftools__profiles__profile__unpack(ph_pb_allocator(),
                                                          keep, rest);
     free(rest);
-    if (pb && !ph_pprof_samples_check(&r->ix, r->data, r->len)) {
+    if (pb && !ph_pb_records_check(&r->ix, r->data, r->len, PH_PB_PPROF_SAMPLE)) {
         perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
         return NULL;
     }

@@ -21,4 +21,4 @@ proto/drcctprof.pb-c.h: proto/drcctprof.pb-c.c
 	@:
 libph_la_SOURCES += proto/pb_fields.h proto/pb_wire.h proto/pb_wire.c \
 	proto/pb_read.h proto/pb_read.c proto/pb_out.h proto/pb_out.c \
-	proto/pprof_sample.h proto/pprof_sample.c
+	proto/pb_scan.h proto/pb_records.h proto/pb_records.c

@@ -20,21 +20,11 @@ struct ProtobufCAllocator;
  * unpack and to free_unpacked. */
 struct ProtobufCAllocator *ph_pb_allocator(void);
 
-/* A protobuf-c allocator for messages decoded one at a time (a pprof
- * Sample): allocation bumps a pointer in one buffer, free does nothing,
- * and ph_pb_scratch_reset drops the whole message at once.  The buffer
- * grows (at the next reset) to what the largest message took. */
-typedef struct ph_pb_scratch ph_pb_scratch;
-ph_pb_scratch *ph_pb_scratch_new(void);
-struct ProtobufCAllocator *ph_pb_scratch_allocator(ph_pb_scratch *s);
-void ph_pb_scratch_reset(ph_pb_scratch *s);
-void ph_pb_scratch_free(ph_pb_scratch *s);
-
 /* The message's bytes without its top-level fields numbered fields[0..n)
- * (the bulk of a big profile: protobuf-c makes a struct and arrays for
- * every record it decodes, so those are decoded one at a time instead),
- * in a malloc'd block of *out_len bytes; NULL when one of them is not
- * length-delimited (then the whole message is decoded as it is). */
+ * (the bulk of a big profile, for protobuf-c to decode the rest: the
+ * readers decode those records by hand, one at a time: pprof_sample.h,
+ * drcc_records.h), in a malloc'd block of *out_len bytes; NULL when one
+ * of them is not length-delimited (a message that does not decode). */
 unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
                              size_t len, const int *fields, size_t n,
                              size_t *out_len);
@@ -43,37 +33,6 @@ unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
  * field f; -1 when its bytes are not such a field. */
 int ph_pb_record(const ph_pb_index *ix, const unsigned char *data,
                  size_t len, int f, size_t i, size_t *a, size_t *b);
-
-struct ProtobufCMessageDescriptor;
-/* The i-th record of top-level field f, a message of type desc, decoded
- * into sc (valid until its next reset); NULL when it does not decode. */
-void *ph_pb_decode(const ph_pb_index *ix, const unsigned char *data,
-                   size_t len, int f, size_t i, ph_pb_scratch *sc,
-                   const struct ProtobufCMessageDescriptor *desc);
-
-/* How a reader checks every record of a field before it reads any: the
- * check of one record's payload, with a state of its own on each thread
- * (made by start, freed by end); arg is passed to start and check. */
-typedef struct ph_pb_checker {
-    void *(*start)(const void *arg);
-    int (*check)(void *state, const void *arg, const unsigned char *p,
-                 size_t len);
-    void (*end)(void *state);
-    const void *arg;
-} ph_pb_checker;
-
-/* Whether every record of top-level field f is length-delimited and
- * passes c, half of them on another thread (ph_run_pair). */
-int ph_pb_check_all(const ph_pb_index *ix, const unsigned char *data,
-                    size_t len, int f, const ph_pb_checker *c);
-
-/* Whether every record of top-level field f decodes as a message of type
- * desc (protobuf-c; ph_pb_check_all): a reader checks its bulk records
- * so before it reads anything, then decodes them again one at a time as
- * it reads them. */
-int ph_pb_all_decode(const ph_pb_index *ix, const unsigned char *data,
-                     size_t len, int f,
-                     const struct ProtobufCMessageDescriptor *desc);
 
 /* A decoded message's string table, interned into the profile. */
 typedef struct ph_pb_strtab {

@@ -1,0 +1,270 @@
+/* pb_decode_test.c -- the hand-written decoders of the bulk messages
+ * (proto/pprof_sample.c, proto/drcc_records.c) against protobuf-c's
+ * generated ones: every pprof Sample of the real profiles in samples/pprof
+ * (Go's runtime/pprof) and every DrCCTProf Context and Sample of
+ * EasyView's files in samples/easyview decodes to the same fields; copies
+ * of them with a byte changed, cut short, grown by a byte, or made of a
+ * random field more are refused by both or decode the same in both. */
+#include "config.h"
+
+#include <CUnit/CUnit.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "ir/io.h"
+#include "proto/pb_records.h"
+#include "proto/drcctprof.pb-c.h"
+#include "proto/pb_fields.h"
+#include "proto/pb_read.h"
+#include "proto/pb_wire.h"
+#include "proto/pprof.pb-c.h"
+#include "suites.h"
+
+/* Both decoders of one message on the same bytes: the same verdict, and
+ * the same fields when they take it.  Returns whether they took it. */
+typedef int (*same_fn)(const unsigned char *p, size_t len);
+
+/* got: whether ours took p; equal compares its fields with protobuf-c's
+ * message. */
+static int same_as_protobuf_c(const ProtobufCMessageDescriptor *desc,
+                              const unsigned char *p, size_t len, int got,
+                              void (*equal)(const void *want))
+{
+    ProtobufCMessage *want = protobuf_c_message_unpack(desc, NULL, len, p);
+    int both = got && want;
+    CU_ASSERT_EQUAL(got, want != NULL);
+    if (both)
+        equal(want);
+    if (want)
+        protobuf_c_message_free_unpacked(want, NULL);
+    return both;
+}
+
+static ph_pprof_sample pprof_sample;
+
+static void equal_pprof_sample(const void *w)
+{
+    const Perftools__Profiles__Sample *want = w;
+    const ph_pprof_sample *s = &pprof_sample;
+    CU_ASSERT_EQUAL(s->n_location_id, want->n_location_id);
+    CU_ASSERT_EQUAL(s->n_value, want->n_value);
+    CU_ASSERT_EQUAL(s->n_label, want->n_label);
+    for (size_t k = 0; k < s->n_location_id && k < want->n_location_id; k++)
+        CU_ASSERT_EQUAL(s->location_id[k], want->location_id[k]);
+    for (size_t k = 0; k < s->n_value && k < want->n_value; k++)
+        CU_ASSERT_EQUAL((int64_t)s->value[k], want->value[k]);
+    for (size_t k = 0; k < s->n_label && k < want->n_label; k++) {
+        const Perftools__Profiles__Label *l = want->label[k];
+        CU_ASSERT(s->label[k].key == l->key && s->label[k].str == l->str &&
+                  s->label[k].num == l->num &&
+                  s->label[k].num_unit == l->num_unit);
+    }
+}
+
+static int same_pprof_sample(const unsigned char *p, size_t len)
+{
+    return same_as_protobuf_c(&perftools__profiles__sample__descriptor, p,
+                              len,
+                              ph_pprof_sample_decode(&pprof_sample, p, len) ==
+                                  0,
+                              equal_pprof_sample);
+}
+
+static ph_drcc_context drcc_context;
+
+static void equal_drcc_context(const void *w)
+{
+    const Drcctprof__Profile__Context *want = w;
+    const ph_drcc_context *c = &drcc_context;
+    CU_ASSERT(c->id == want->id && c->location_id == want->location_id &&
+              c->parent_id == want->parent_id);
+    CU_ASSERT_EQUAL(c->n_children, want->n_children_id);
+    for (size_t k = 0; k < c->n_children && k < want->n_children_id; k++)
+        CU_ASSERT_EQUAL(c->children[k], want->children_id[k]);
+}
+
+static int same_drcc_context(const unsigned char *p, size_t len)
+{
+    return same_as_protobuf_c(&drcctprof__profile__context__descriptor, p,
+                              len,
+                              ph_drcc_context_decode(&drcc_context, p, len) ==
+                                  0,
+                              equal_drcc_context);
+}
+
+static ph_drcc_sample drcc_sample;
+
+static void equal_drcc_sample(const void *w)
+{
+    const Drcctprof__Profile__Sample *want = w;
+    const ph_drcc_sample *s = &drcc_sample;
+    CU_ASSERT_EQUAL(s->context_id, want->context_id);
+    CU_ASSERT_EQUAL(s->n_metric, want->n_metric);
+    for (size_t k = 0; k < s->n_metric && k < want->n_metric; k++) {
+        const Drcctprof__Profile__Metric *m = want->metric[k];
+        CU_ASSERT(s->metric[k].int_value == m->int_value &&
+                  s->metric[k].uint_value == m->uint_value &&
+                  s->metric[k].str_value == m->str_value);
+    }
+}
+
+static int same_drcc_sample(const unsigned char *p, size_t len)
+{
+    return same_as_protobuf_c(&drcctprof__profile__sample__descriptor, p,
+                              len,
+                              ph_drcc_sample_decode(&drcc_sample, p, len) ==
+                                  0,
+                              equal_drcc_sample);
+}
+
+/* A small deterministic generator (xorshift64). */
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* A field of a random key and random value bytes after the record's
+ * own: numbers known and unknown, 0, and past 29 bits, keys of one to
+ * six bytes (some longer than they need), every wire type, lengths that
+ * fit and not. */
+static size_t random_field(unsigned char *d, uint64_t *rnd)
+{
+    static const uint64_t numbers[] = {0, 1, 2, 3, 4, 5, 16, 536870912,
+                                       4294967295u};
+    uint64_t key = numbers[next_random(rnd) % 9] << 3 | next_random(rnd) % 8;
+    size_t n = 0, pad = (size_t)(next_random(rnd) % 4 == 0);
+    do {
+        d[n] = (unsigned char)(key & 0x7f);
+        key >>= 7;
+        if (key || pad)
+            d[n] |= 0x80;
+        n++;
+    } while (key);
+    if (pad)
+        d[n++] = 0;                     /* a key one byte longer */
+    size_t extra = (size_t)(next_random(rnd) % 12);
+    for (size_t k = 0; k < extra; k++)
+        d[n++] = (unsigned char)next_random(rnd);
+    return n;
+}
+
+static void check_record(same_fn same, const unsigned char *p, size_t len,
+                         uint64_t *rnd, size_t *taken, size_t *refused)
+{
+    unsigned char buf[4096];
+    if (len + 32 > sizeof buf)
+        return;
+    CU_ASSERT(same(p, len));
+    for (int m = 0; m < 8; m++) {
+        size_t n = len;
+        memcpy(buf, p, len);
+        switch (m % 4) {
+        case 0:                         /* a byte changed */
+            if (len)
+                buf[next_random(rnd) % len] = (unsigned char)next_random(rnd);
+            break;
+        case 1:                         /* cut short */
+            n = len ? (size_t)(next_random(rnd) % len) : 0;
+            break;
+        case 2:                         /* a byte more at the end */
+            buf[n++] = (unsigned char)next_random(rnd);
+            break;
+        default:                        /* a random field after it */
+            n += random_field(buf + n, rnd);
+        }
+        if (same(buf, n))
+            ++*taken;
+        else
+            ++*refused;
+    }
+}
+
+/* Every record of top-level field f (up to 3,000 a file) of the files
+ * in samples/FOLDER whose names end in suffix and whose bytes are of
+ * schema kind ('p' pprof, 'd' DrCCTProf: ph_pb_sniff_vote), and their
+ * copies, through same: the files are there, and the copies went both
+ * ways. */
+static void check_field(const char *folder, const char *suffix, int kind,
+                        int f, same_fn same, size_t min_files)
+{
+    const char *top = getenv("top_srcdir");
+    char dir[1024], path[2048], err[256];
+    snprintf(dir, sizeof dir, "%s/samples/%s", top ? top : ".", folder);
+    DIR *d = opendir(dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    struct dirent *e;
+    size_t files = 0, records = 0, taken = 0, refused = 0;
+    uint64_t rnd = 0x9e3779b97f4a7c15u;
+    while ((e = readdir(d)) != NULL) {
+        size_t nl = strlen(e->d_name), sl = strlen(suffix);
+        if (nl < sl || strcmp(e->d_name + nl - sl, suffix) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ph_input *in = ph_input_open(path, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+        const unsigned char *data = ph_input_data(in);
+        size_t len = ph_input_size(in), a, b;
+        int is;
+        if (!ph_pb_sniff_vote(data, len, &is) || is != kind) {
+            ph_input_close(in);
+            continue;
+        }
+        ph_pb_index ix;
+        memset(&ix, 0, sizeof ix);
+        CU_ASSERT_EQUAL_FATAL(ph_pb_open(&ix, in, data, len), 0);
+        for (size_t i = 0; i < ix.n[f] && i < 3000; i++) {
+            CU_ASSERT_EQUAL_FATAL(ph_pb_record(&ix, data, len, f, i, &a, &b),
+                                  0);
+            check_record(same, data + a, b - a, &rnd, &taken, &refused);
+            records++;
+        }
+        ph_pb_index_free(&ix);
+        ph_input_close(in);
+        files++;
+    }
+    closedir(d);
+    CU_ASSERT(files >= min_files);
+    CU_ASSERT(records >= 100);
+    CU_ASSERT(taken > 0);
+    CU_ASSERT(refused > 0);
+}
+
+static void test_pprof_sample(void)
+{
+    check_field("pprof", ".pb.gz", 'p', PH_PPROF_SAMPLE, same_pprof_sample,
+                4);
+    check_field("easyview", ".ezview", 'p', PH_PPROF_SAMPLE,
+                same_pprof_sample, 1);
+    ph_pprof_sample_free(&pprof_sample);
+}
+
+static void test_drcc_context(void)
+{
+    check_field("easyview", ".ezview", 'd', PH_DRCC_CONTEXT,
+                same_drcc_context, 2);
+    ph_drcc_context_free(&drcc_context);
+}
+
+static void test_drcc_sample(void)
+{
+    check_field("easyview", ".ezview", 'd', PH_DRCC_SAMPLE, same_drcc_sample,
+                2);
+    ph_drcc_sample_free(&drcc_sample);
+}
+
+void ph_test_register_pb_decode(void)
+{
+    CU_pSuite s = CU_add_suite("pb_decode", NULL, NULL);
+    CU_add_test(s, "pprof Sample decodes as protobuf-c decodes it",
+                test_pprof_sample);
+    CU_add_test(s, "DrCCTProf Context decodes as protobuf-c decodes it",
+                test_drcc_context);
+    CU_add_test(s, "DrCCTProf Sample decodes as protobuf-c decodes it",
+                test_drcc_sample);
+}
