@@ -494,7 +494,8 @@ static PbProfile *unpack(reader *r)
     PbProfile *pb = perftools__profiles__profile__unpack(ph_pb_allocator(),
                                                          keep, rest);
     free(rest);
-    if (pb && !ph_pb_records_check(&r->ix, r->data, r->len, PH_PB_PPROF_SAMPLE)) {
+    if (pb && !ph_pb_records_check(&r->ix, r->data, r->len,
+                                   PH_PB_PPROF_SAMPLE)) {
         perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
         return NULL;
     }
