@@ -158,8 +158,9 @@ typedef union any_record {
 static int decode_any(any_record *r, ph_pb_record_kind kind,
                       const unsigned char *p, size_t len)
 {
-    return kind == PH_PB_PPROF_SAMPLE ? ph_pprof_sample_decode(&r->pprof, p, len)
-                                      : ph_drcc_sample_decode(&r->drcc, p, len);
+    if (kind == PH_PB_PPROF_SAMPLE)
+        return ph_pprof_sample_decode(&r->pprof, p, len);
+    return ph_drcc_sample_decode(&r->drcc, p, len);
 }
 
 static void free_any(any_record *r, ph_pb_record_kind kind)

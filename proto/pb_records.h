@@ -38,9 +38,9 @@ int ph_pprof_sample_at(ph_pprof_sample *s, const ph_pb_index *ix,
                        const unsigned char *data, size_t len, size_t i);
 void ph_pprof_sample_free(ph_pprof_sample *s);
 
-/* DrCCTProf: Context { uint64 id = 1; uint64 location_id = 2; uint64 parent_id = 3;
- * repeated uint64 children_id = 4; }: the children are checked, not kept
- * (the parents say the same). */
+/* DrCCTProf: Context { uint64 id = 1; uint64 location_id = 2; uint64
+ * parent_id = 3; repeated uint64 children_id = 4; }: the children are
+ * checked, not kept (the parents say the same). */
 typedef struct ph_drcc_context {
     uint64_t id, location_id, parent_id;
     uint64_t *children;     /* scratch for the check, reused */
