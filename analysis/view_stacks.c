@@ -235,7 +235,7 @@ typedef struct approx {
     uint8_t *has_self;         /* per function: its rows' sum is not 0 */
     line_cost *line_cost;      /* per function, its lines: */
     size_t *line_first;        /* line_cost[line_first[f] .. [f + 1]) */
-    cost_blocks *costs;        /* the lines' costs and their shares */
+    cost_blocks *costs;        /* the lines' costs, what their shares left */
 } approx;
 
 static int cmp_edge(const void *a, const void *b)

@@ -1,8 +1,9 @@
 /* output.c -- ph_output: bytes out through a 64 KiB buffer, optionally
- * gzipped (members of up to a MiB, each compressed in one call by
- * libdeflate), into a temporary file beside the target that is
- * renamed into place on commit and removed on abort or any error, so an
- * existing file is never truncated and a partial file never appears.
+ * gzipped (through a MiB buffer, in members of up to a MiB, each
+ * compressed in one call by libdeflate), into a temporary file beside the
+ * target that is renamed into place on commit and removed on abort or any
+ * error, so an existing file is never truncated and a partial file never
+ * appears.
  * "-" writes stdout; a target that exists but is not a regular file
  * (/dev/null, a FIFO) is written in place, never replaced.
  * The temporary is "DIR/.BASE.profhub-PID.XXXXXX": a run killed by SIGKILL
@@ -567,7 +568,6 @@ void ph_output_set_gzip(ph_output *out)
         zthread_start(out);
     } else {
         /* members of a MiB on this thread too */
-        flush_buf(out);
         out->buf = ph_xrealloc(out->buf, ZJOB_SIZE);
         out->cap = ZJOB_SIZE;
     }
