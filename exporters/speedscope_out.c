@@ -144,9 +144,11 @@ int ph_speedscope_write(const ph_profile *p, ph_output *out)
                 path[depth++] = n - 1;
             ph_output_puts(out, first ? "\n      [" : ",\n      [");
             first = 0;
-            while (depth-- > 0)
-                ph_output_printf(out, depth ? "%u," : "%u",
-                                 frame_of[path[depth]]);
+            while (depth-- > 0) {
+                ph_output_u64(out, frame_of[path[depth]]);
+                if (depth)
+                    ph_output_puts(out, ",");
+            }
             ph_output_puts(out, "]");
             total = ph_cost_add(total, sum[i]);
         }
