@@ -15,9 +15,9 @@
 #include "importers/importers.h"
 #include "ir/idmap.h"
 #include "ir/stock.h"
-#include "proto/pb_records.h"
 #include "proto/drcctprof.pb-c.h"
 #include "proto/pb_read.h"
+#include "proto/pb_records.h"
 
 PH_DECLARE_IMPORTER(drcctprof);
 
@@ -293,27 +293,6 @@ static int read_contexts(reader *r)
     return rc;
 }
 
-/* Record i of top-level field f decoded by decode into state; -1 when
- * it does not decode (checked in unpack: cannot happen for a sample). */
-static int record_at(const reader *r, int f, size_t i, void *state,
-                     int (*decode)(void *, const unsigned char *, size_t))
-{
-    size_t a, b;
-    if (ph_pb_record(&r->ix, r->data, r->len, f, i, &a, &b) < 0)
-        return -1;
-    return decode(state, r->data + a, b - a);
-}
-
-static int decode_sample(void *s, const unsigned char *p, size_t len)
-{
-    return ph_drcc_sample_decode(s, p, len);
-}
-
-static int decode_context(void *c, const unsigned char *p, size_t len)
-{
-    return ph_drcc_context_decode(c, p, len);
-}
-
 static int read_samples(reader *r)
 {
     const PbProfile *pb = r->pb;
@@ -323,8 +302,11 @@ static int read_samples(reader *r)
     int rc = 0;
     ph_drcc_sample sample = {0}, *s = &sample;
     for (size_t i = 0; i < r->ix.n[PH_DRCC_SAMPLE] && rc == 0; i++) {
-        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_SAMPLE, i);
-        if (record_at(r, PH_DRCC_SAMPLE, i, s, decode_sample) < 0) {
+        size_t off = ph_pb_index_off(&r->ix, PH_DRCC_SAMPLE, i), a, b;
+        if (ph_pb_record(&r->ix, r->data, r->len, PH_DRCC_SAMPLE, i, &a,
+                         &b) < 0 ||
+            ph_drcc_sample_decode(s, r->data + a, b - a) < 0) {
+            /* checked once already in unpack: cannot happen */
             rc = ph_input_error_off(r->in, off, "sample %zu does not "
                                     "decode", i);
             break;
@@ -389,7 +371,7 @@ static void free_reader(reader *r)
  * profile's bytes and, decoded all at once, took 15 times the file: the
  * other fields are decoded by protobuf-c, each context's id, parent and
  * location kept (24 bytes), the samples decoded one at a time as they are
- * read, both by hand (proto/drcc_records.h).  Every context and sample is
+ * read, both by hand (proto/pb_records.h).  Every context and sample is
  * decoded here (the samples' two halves side by side), so a profile that
  * does not decode is refused before anything else is checked, as when
  * the whole message was decoded.  A context or sample field that is not
@@ -411,8 +393,14 @@ static int unpack(reader *r)
     r->ctx = ph_xmalloc((r->nctx + 1) * sizeof *r->ctx);
     ph_drcc_context c = {0};
     int rc = 0;
-    for (size_t i = 0; i < r->nctx && rc == 0; i++) {
-        rc = record_at(r, PH_DRCC_CONTEXT, i, &c, decode_context);
+    for (size_t i = 0; i < r->nctx; i++) {
+        size_t a, b;
+        if (ph_pb_record(&r->ix, r->data, r->len, PH_DRCC_CONTEXT, i, &a,
+                         &b) < 0 ||
+            ph_drcc_context_decode(&c, r->data + a, b - a) < 0) {
+            rc = -1;
+            break;
+        }
         r->ctx[i] = (context){c.id, c.parent_id, c.location_id};
     }
     ph_drcc_context_free(&c);

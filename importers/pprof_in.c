@@ -15,8 +15,8 @@
 #include "ir/idmap.h"
 #include "ir/stock.h"
 #include "proto/pb_read.h"
-#include "proto/pprof.pb-c.h"
 #include "proto/pb_records.h"
+#include "proto/pprof.pb-c.h"
 
 PH_DECLARE_IMPORTER(pprof);
 
@@ -373,8 +373,10 @@ static int read_samples(reader *r)
     ph_profile_set_stock(r->p, stock);
     ph_pprof_sample sample = {0}, *s = &sample;
     for (size_t i = 0; i < r->ix.n[PH_PPROF_SAMPLE] && rc == 0; i++) {
-        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i);
-        if (ph_pprof_sample_at(s, &r->ix, r->data, r->len, i) < 0) {
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i), a, b;
+        if (ph_pb_record(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, &a,
+                         &b) < 0 ||
+            ph_pprof_sample_decode(s, r->data + a, b - a) < 0) {
             /* checked once already in unpack: cannot happen */
             rc = ph_input_error_off(r->in, off, "sample %zu does not "
                                     "decode", i);
@@ -479,7 +481,7 @@ static void free_reader(reader *r)
  * bytes and, decoded all at once, took about 300 bytes of small blocks
  * each: the other fields are copied out and decoded by protobuf-c, the
  * samples are decoded by hand one at a time as they are read
- * (proto/pprof_sample.h).  Every sample is decoded once here too (its two
+ * (proto/pb_records.h).  Every sample is decoded once here too (its two
  * halves side by side), so a profile that does not decode is refused
  * before anything else is checked, as when the whole message was decoded.
  * A sample field that is not a message does not decode either. */

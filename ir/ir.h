@@ -86,12 +86,10 @@ PH_API int64_t ph_cost_add(int64_t a, int64_t b);
 PH_API int ph_cost_overflowed(void);
 
 /* A cost vector of n values packed as the rows keep theirs (rows.c), for
- * code that holds many: the bytes it may take (at most
- * ph_costs_room_max(n) whatever the values), packing it at d (returns the
- * end of what was written), and reading it into v, zeroed by the caller
- * (columns at or beyond nreal skipped; returns the end of what was
- * read). */
-PH_API size_t ph_costs_room(const int64_t *cost, size_t n);
+ * code that holds many: the most bytes it may take, packing it at d
+ * (returns the end of what was written), and reading it into v, zeroed
+ * by the caller (columns at or beyond nreal skipped; returns the end of
+ * what was read). */
 PH_API size_t ph_costs_room_max(size_t n);
 PH_API unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost,
                                    size_t n);

@@ -294,6 +294,8 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
 /* Add every row of f to table, nparts x nreal values, at its part's row. */
 void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table);
 
+/* The bytes ph_costs_put may take for this cost (rows.c). */
+size_t ph_costs_room(const int64_t *cost, size_t n);
 /* Profile-owned scratch of n values, handed out round robin (up to
  * PH_ROW_SCRATCH live at once), for iterators wider than their buffer. */
 int64_t *ph_scratch_take(const ph_profile *p, size_t n);

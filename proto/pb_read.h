@@ -22,8 +22,8 @@ struct ProtobufCAllocator *ph_pb_allocator(void);
 
 /* The message's bytes without its top-level fields numbered fields[0..n)
  * (the bulk of a big profile, for protobuf-c to decode the rest: the
- * readers decode those records by hand, one at a time: pprof_sample.h,
- * drcc_records.h), in a malloc'd block of *out_len bytes; NULL when one
+ * readers decode those records by hand, one at a time: pb_records.h),
+ * in a malloc'd block of *out_len bytes; NULL when one
  * of them is not length-delimited (a message that does not decode). */
 unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
                              size_t len, const int *fields, size_t n,

@@ -56,15 +56,6 @@ int ph_pprof_sample_decode(ph_pprof_sample *s, const unsigned char *p,
     return ph_pbs_fields(&c, s, take_pprof_sample);
 }
 
-int ph_pprof_sample_at(ph_pprof_sample *s, const ph_pb_index *ix,
-                       const unsigned char *data, size_t len, size_t i)
-{
-    size_t a, b;
-    if (ph_pb_record(ix, data, len, PH_PPROF_SAMPLE, i, &a, &b) < 0)
-        return -1;
-    return ph_pprof_sample_decode(s, data + a, b - a);
-}
-
 void ph_pprof_sample_free(ph_pprof_sample *s)
 {
     free(s->location_id);

@@ -33,9 +33,6 @@ typedef struct ph_pprof_sample {
 
 int ph_pprof_sample_decode(ph_pprof_sample *s, const unsigned char *p,
                            size_t len);
-/* The same of the i-th Sample record of the profile indexed by ix. */
-int ph_pprof_sample_at(ph_pprof_sample *s, const ph_pb_index *ix,
-                       const unsigned char *data, size_t len, size_t i);
 void ph_pprof_sample_free(ph_pprof_sample *s);
 
 /* DrCCTProf: Context { uint64 id = 1; uint64 location_id = 2; uint64

@@ -1,7 +1,7 @@
 /* pb_decode_test.c -- the hand-written decoders of the bulk messages
- * (proto/pprof_sample.c, proto/drcc_records.c) against protobuf-c's
- * generated ones: every pprof Sample of the real profiles in samples/pprof
- * (Go's runtime/pprof) and every DrCCTProf Context and Sample of
+ * (proto/pb_records.c) against protobuf-c's generated ones: every pprof
+ * Sample of the real profiles in samples/pprof (Go's runtime/pprof) and
+ * those of EasyView's pprof file, and every DrCCTProf Context and Sample of
  * EasyView's files in samples/easyview decodes to the same fields; copies
  * of them with a byte changed, cut short, grown by a byte, or made of a
  * random field more are refused by both or decode the same in both. */
