@@ -534,8 +534,8 @@ enum { PH_DIFF_IN_BASE = 1, PH_DIFF_IN_NEW = 2 };
 typedef struct ph_diff_row {
     ph_str name, file, object;  /* in the diff's strings: ph_diff_str */
     int status;          /* PH_DIFF_IN_BASE | PH_DIFF_IN_NEW */
-    int64_t *bv;         /* base's real values (its nreal) */
-    int64_t *nv;         /* new's real values (its nreal) */
+    const int64_t *bv;   /* base's real values (its nreal) */
+    const int64_t *nv;   /* new's real values (its nreal) */
 } ph_diff_row;
 
 typedef struct ph_diff {
@@ -550,14 +550,19 @@ typedef struct ph_diff {
     /* Each side's main program (object path) as the default rule found
      * it; NULL when none was found or another rule was asked for. */
     char *base_program, *new_program;
-    /* Private: the rows' names, each distinct one once, and their values
-     * (bv and nv of each row, side by side). */
+    /* Private: the rows' names, each distinct one once; the values rows
+     * borrow: each side's table or values of its own, and the sums of
+     * rows made of several of a side's entries; zeros for a side a row
+     * is not on. */
     ph_profile *strings;
-    int64_t *values;
+    ph_table *tables[2];
+    int64_t *item_values[2], *sums[2], *zeros;
 } ph_diff;
 
 /* Match base and new by the rule in o (self costs; derived events on each
- * side's sums).  Rows keep the order of first appearance until sorted. */
+ * side's sums).  Rows keep the order of first appearance until sorted.
+ * Rows borrow the profiles' sums: the profiles must not change while the
+ * diff lives. */
 PH_API ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
                               const ph_diff_opts *o);
 PH_API void ph_diff_free(ph_diff *d);
@@ -568,8 +573,9 @@ PH_API double ph_diff_new_value(const ph_diff *d, const ph_diff_row *r,
                                 size_t e);
 PH_API double ph_diff_base_total(const ph_diff *d, size_t e);
 PH_API double ph_diff_new_total(const ph_diff *d, size_t e);
-/* Sort by |new - base| of event e, descending. */
-PH_API void ph_diff_sort(ph_diff *d, size_t e);
+/* Sort by |new - base| of event e, descending (then by name and file):
+ * the first top rows (0: all), the others after them in no order. */
+PH_API void ph_diff_sort(ph_diff *d, size_t e, size_t top);
 /* Index of a common event by name, (size_t)-1 when absent. */
 PH_API size_t ph_diff_event_index(const ph_diff *d, const char *name);
 /* The text of a row's name, file or object ("" for none): made only for

@@ -49,6 +49,13 @@ int64_t *ph_entry_incl_mut(const ph_table *t, ph_entry *e);
 void ph_entry_release(ph_entry *e);
 const char *ph_table_own_name(ph_table *t, const char *s);
 int ph_table_keeps_name(const ph_table_opts *o, const char *name);
+/* Whether f is a row of a table of functions (the rule of tables and
+ * diffs): a cost of its own or below it (w values of self and incl),
+ * calls into it, a credit, or in a call graph a call to another function.
+ * incl NULL: the profile's, asked only when nothing else decides (the
+ * first time, a pass over every call). */
+int ph_table_lists_func(const ph_profile *p, const ph_func *f, int part,
+                        const int64_t *self, const int64_t *incl, size_t w);
 /* Whether the calls of p carry inclusive costs (or there are none): else
  * gprof's rule gives a table its inclusive costs (gprof_incl.c). */
 int ph_calls_have_costs(const ph_profile *p);

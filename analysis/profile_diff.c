@@ -30,8 +30,10 @@ typedef struct side {
     size_t n, cap;
     size_t w;
     const char *program;    /* main program's object path, or NULL */
-    ph_table_opts topts;    /* by function, file or object: its table */
+    ph_table_opts topts;    /* by file or object: its table */
     ph_table *table;
+    uint32_t *funcs;        /* by function: the indexes of those listed */
+    size_t nfuncs;
 } side;
 
 /* Room for n items in all, with values of their own or not. */
@@ -102,6 +104,13 @@ static const char *object_key(const side *s, const ph_diff_opts *o,
     return ph_base_name(object);
 }
 
+/* The object a row shows: its whole path when matched by it, else its
+ * base name. */
+static const char *shown_object(const ph_diff_opts *o, const char *path)
+{
+    return o->match == PH_MATCH_NAME_FILE_OBJECT ? path : ph_base_name(path);
+}
+
 /* it's match key from its names (by the rule in o). */
 static void set_key(side *s, item *it, const ph_diff_opts *o,
                     const char *okey)
@@ -140,22 +149,35 @@ static void set_names(side *s, item *it, const ph_diff_opts *o,
     set_key(s, it, o, okey);
 }
 
-/* Builds s's table (run for both sides at once: the profiles are
- * distinct, the pool is not touched). */
+/* The functions of s that are rows, as a table of functions lists them,
+ * with their self costs summed on the way (run for both sides at once:
+ * the profiles are distinct, the pool is not touched). */
+static void list_functions(void *arg)
+{
+    side *s = arg;
+    const ph_profile *p = s->p;
+    size_t nf = ph_func_count(p);
+    s->funcs = ph_xmalloc((nf + 1) * sizeof *s->funcs);
+    for (size_t i = 0; i < nf; i++) {
+        const ph_func *f = ph_func_at(p, i);
+        if (ph_table_lists_func(p, f, PH_ALL_PARTS,
+                                ph_func_self(p, f, PH_ALL_PARTS), NULL,
+                                ph_event_nreal(p)))
+            s->funcs[s->nfuncs++] = (uint32_t)i;
+    }
+}
+
+/* Builds s's table of files or objects (both sides at once, as above). */
 static void build_table(void *arg)
 {
     side *s = arg;
     s->table = ph_table_build(s->p, &s->topts);
 }
 
-/* The table's grouping of a diff by function, file or object; 0 for the
- * others (lines and paths are read from the profile itself). */
+/* The table's grouping of a diff by file or object; 0 for the others. */
 static int table_group(const ph_diff_opts *o, ph_group *g)
 {
     switch (o->by) {
-    case PH_BY_FUNCTION:
-        *g = PH_GROUP_FUNCTION;
-        return 1;
     case PH_BY_FILE:
         *g = PH_GROUP_FILE;
         return 1;
@@ -167,40 +189,56 @@ static int table_group(const ph_diff_opts *o, ph_group *g)
     }
 }
 
-static void collect_table(side *s, const ph_diff_opts *o)
+static void collect_functions(side *s, const ph_diff_opts *o)
 {
-    ph_table *t = s->table;
+    const ph_profile *p = s->p;
     char *text = NULL;   /* a name's, not kept by the profile: the pool
                           * keeps what the diff needs */
     size_t cap = 0;
     /* Without renames a function's names go to the pool as handles: a
      * compound one by its parts, its text never made. */
     ph_str_map *names = !o->nrename_fn && !o->nrename_file
-                      ? ph_str_map_new(s->pool, s->p) : NULL;
-    reserve_items(s, s->n + t->count, 0);
-    for (size_t i = 0; i < t->count; i++) {
-        const ph_entry *e = &t->entries[i];
-        const char *object = o->match == PH_MATCH_NAME_FILE_OBJECT
-                             ? e->object : ph_base_name(e->object);
-        item *it = add_entry_item(s, e->self);
-        /* Objects are compared by base name: two builds live in two
-         * folders. */
-        if (o->by == PH_BY_OBJECT) {
-            set_names(s, it, o, ph_base_name(ph_entry_text(t, e, &text, &cap)),
-                      "", "", "");
-        } else if (names && e->func && !e->label) {
-            const ph_func *f = e->func;
+                      ? ph_str_map_new(s->pool, p) : NULL;
+    reserve_items(s, s->n + s->nfuncs, 0);
+    for (size_t i = 0; i < s->nfuncs; i++) {
+        const ph_func *f = ph_func_at(p, s->funcs[i]);
+        const char *path = f->object ? ph_str_get(p, f->object->name) : "";
+        const char *object = shown_object(o, path);
+        item *it = add_entry_item(s, ph_func_self(p, f, PH_ALL_PARTS));
+        if (names) {
             it->name = ph_str_map_get(names, f->name);
             it->file = f->file ? ph_str_map_get(names, f->file->name) : 0;
             it->object = ph_str_intern0(s->pool, object);
-            set_key(s, it, o, object_key(s, o, e->object));
+            set_key(s, it, o, object_key(s, o, path));
         } else {
-            set_names(s, it, o, ph_entry_text(t, e, &text, &cap), e->file,
-                      object, object_key(s, o, e->object));
+            set_names(s, it, o, ph_str_text(p, f->name, &text, &cap),
+                      f->file ? ph_str_get(p, f->file->name) : "", object,
+                      object_key(s, o, path));
         }
     }
     free(text);
     ph_str_map_free(names);
+}
+
+/* Files or objects; objects are compared by base name: two builds live
+ * in two folders. */
+static void collect_table(side *s, const ph_diff_opts *o)
+{
+    ph_table *t = s->table;
+    char *text = NULL;
+    size_t cap = 0;
+    reserve_items(s, s->n + t->count, 0);
+    for (size_t i = 0; i < t->count; i++) {
+        const ph_entry *e = &t->entries[i];
+        const char *name = ph_entry_text(t, e, &text, &cap);
+        item *it = add_entry_item(s, e->self);
+        if (o->by == PH_BY_OBJECT)
+            set_names(s, it, o, ph_base_name(name), "", "", "");
+        else
+            set_names(s, it, o, name, e->file, shown_object(o, e->object),
+                      object_key(s, o, e->object));
+    }
+    free(text);
 }
 
 static void collect_lines(side *s, const ph_diff_opts *o)
@@ -257,7 +295,9 @@ static void collect_paths(side *s, const ph_diff_opts *o)
 static void collect(side *s, const ph_diff_opts *o)
 {
     s->w = ph_event_nreal(s->p);
-    if (s->table)
+    if (o->by == PH_BY_FUNCTION)
+        collect_functions(s, o);
+    else if (s->table)
         collect_table(s, o);
     else if (o->by == PH_BY_LINE)
         collect_lines(s, o);
@@ -266,31 +306,107 @@ static void collect(side *s, const ph_diff_opts *o)
 }
 
 /* Open-addressing map from a match key (three string handles of the
- * pool) to a row index. */
+ * pool) to a row: a slot holds its row's index + 1 (0: empty), a row's
+ * key is its first item's (keys). */
 typedef struct keymap {
-    const ph_str **keys;
-    size_t *rows;
+    uint32_t *slots;
+    const ph_str **keys;    /* a row's key */
     size_t cap;
 } keymap;
 
-static size_t *keymap_slot(keymap *m, const ph_str key[3])
+/* Slot of key in m: 0 when the key is new. */
+static uint32_t *keymap_slot(keymap *m, const ph_str key[3])
 {
     uint64_t h = ph_hash64(ph_hash64(ph_hash64(key[0]) ^ key[1]) ^ key[2]);
     size_t i = h & (m->cap - 1);
-    while (m->keys[i] && memcmp(m->keys[i], key, 3 * sizeof *key) != 0)
+    while (m->slots[i] &&
+           memcmp(m->keys[m->slots[i] - 1], key, 3 * sizeof *key) != 0)
         i = (i + 1) & (m->cap - 1);
-    if (!m->keys[i]) {
-        m->keys[i] = key;
-        m->rows[i] = (size_t)-1;
-    }
-    return &m->rows[i];
+    return &m->slots[i];
 }
 
-static void free_side(side *s)
+/* The row of each item of both sides (row_of[s][i]): rows in the order
+ * their keys first appear, base first. */
+static void match_rows(ph_diff *d, side *const sides[2], uint32_t *row_of[2])
+{
+    size_t items = sides[0]->n + sides[1]->n, cap = 0;
+    if (items >= UINT32_MAX)
+        ph_oom();
+    keymap m = {.cap = 16};
+    while (m.cap < 2 * items)
+        m.cap *= 2;
+    m.slots = ph_xcalloc(m.cap, sizeof *m.slots);
+    m.keys = ph_xmalloc((items + 1) * sizeof *m.keys);
+    for (int s = 0; s < 2; s++) {
+        row_of[s] = ph_xmalloc((sides[s]->n + 1) * sizeof *row_of[s]);
+        for (size_t i = 0; i < sides[s]->n; i++) {
+            const item *it = &sides[s]->items[i];
+            uint32_t *slot = keymap_slot(&m, it->key);
+            if (!*slot) {
+                if (d->count == cap) {
+                    cap = cap ? cap * 2 : 256;
+                    d->rows = ph_xrealloc(d->rows, cap * sizeof *d->rows);
+                }
+                m.keys[d->count] = it->key;
+                ph_diff_row *r = &d->rows[d->count++];
+                memset(r, 0, sizeof *r);
+                r->name = it->name;
+                r->file = it->file;
+                r->object = it->object;
+                *slot = (uint32_t)d->count;
+            }
+            row_of[s][i] = *slot - 1;
+        }
+    }
+    free(m.slots);
+    free(m.keys);
+}
+
+/* Side s's values of each row: its one item's there, borrowed (the side's
+ * values live as long as the diff), the sum of its items in d->sums[s],
+ * or zeros. */
+static void side_values(ph_diff *d, const side *sv, int s,
+                        const uint32_t *row_of)
+{
+    size_t w = sv->w, several = 0;
+    unsigned char *items = ph_xcalloc(d->count + 1, 1);  /* 2: several */
+    for (size_t i = 0; i < sv->n; i++) {
+        unsigned char *k = &items[row_of[i]];
+        if (*k < 2 && ++*k == 2)
+            several++;
+    }
+    if (several && w > SIZE_MAX / sizeof(int64_t) / several)
+        ph_oom();
+    int64_t *sum = d->sums[s] = ph_xcalloc(several * w + 1, sizeof *sum);
+    for (size_t r = 0; r < d->count; r++) {
+        const int64_t **v = s ? &d->rows[r].nv : &d->rows[r].bv;
+        *v = d->zeros;
+        if (items[r] == 2) {
+            *v = sum;
+            sum += w;
+        }
+        if (items[r])
+            d->rows[r].status |= s ? PH_DIFF_IN_NEW : PH_DIFF_IN_BASE;
+    }
+    for (size_t i = 0; i < sv->n; i++) {
+        size_t r = row_of[i];
+        const int64_t **v = s ? &d->rows[r].nv : &d->rows[r].bv;
+        if (items[r] == 1)
+            *v = item_values(sv, i);
+        else
+            ph_vec_add((int64_t *)*v, item_values(sv, i), w);
+    }
+    free(items);
+}
+
+/* What the rows do not borrow from s: its table and values go to the
+ * diff (d->tables, d->item_values). */
+static void free_side(ph_diff *d, side *s, int which)
 {
     free(s->items);
-    free(s->vals);
-    ph_table_free(s->table);
+    free(s->funcs);
+    d->tables[which] = s->table;
+    d->item_values[which] = s->vals;
 }
 
 static int builtin_wanted(const ph_diff *d, const char *name)
@@ -343,7 +459,9 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
         d->new_program = n.program ? xstrdup(n.program) : NULL;
     }
     ph_group g;
-    if (table_group(o, &g)) {   /* the two tables side by side */
+    if (o->by == PH_BY_FUNCTION) {
+        ph_run_pair(list_functions, &b, &n);
+    } else if (table_group(o, &g)) {   /* the two tables side by side */
         b.topts = n.topts = (ph_table_opts){.group = g,
                                             .part = PH_ALL_PARTS};
         ph_run_pair(build_table, &b, &n);
@@ -351,54 +469,16 @@ ph_diff *ph_diff_build(ph_profile *base, ph_profile *newp,
     collect(&b, o);
     collect(&n, o);
 
-    /* Rows in the order their keys first appear, base first; then their
-     * values, in one block for each side. */
-    keymap m;
-    m.cap = 16;
-    while (m.cap < 2 * (b.n + n.n) + 16)
-        m.cap *= 2;
-    m.keys = ph_xcalloc(m.cap, sizeof *m.keys);
-    m.rows = ph_xcalloc(m.cap, sizeof *m.rows);
     side *sides[2] = {&b, &n};
-    size_t *row_of[2], cap = 0;
+    uint32_t *row_of[2];
+    match_rows(d, sides, row_of);
+    d->zeros = ph_xcalloc((d->bw > d->nw ? d->bw : d->nw) + 1,
+                          sizeof *d->zeros);
     for (int s = 0; s < 2; s++) {
-        row_of[s] = ph_xmalloc((sides[s]->n + 1) * sizeof *row_of[s]);
-        for (size_t i = 0; i < sides[s]->n; i++) {
-            const item *it = &sides[s]->items[i];
-            size_t *row = keymap_slot(&m, it->key);
-            if (*row == (size_t)-1) {
-                *row = d->count;
-                if (d->count == cap) {
-                    cap = cap ? cap * 2 : 256;
-                    d->rows = ph_xrealloc(d->rows, cap * sizeof *d->rows);
-                }
-                ph_diff_row *r = &d->rows[d->count++];
-                memset(r, 0, sizeof *r);
-                r->name = it->name;
-                r->file = it->file;
-                r->object = it->object;
-            }
-            row_of[s][i] = *row;
-        }
-    }
-    free(m.keys);
-    free(m.rows);
-    d->values = ph_xcalloc(d->count * (d->bw + d->nw) + 1, sizeof *d->values);
-    for (size_t i = 0; i < d->count; i++) {
-        d->rows[i].bv = d->values + i * (d->bw + d->nw);
-        d->rows[i].nv = d->rows[i].bv + d->bw;
-    }
-    for (int s = 0; s < 2; s++) {
-        for (size_t i = 0; i < sides[s]->n; i++) {
-            ph_diff_row *r = &d->rows[row_of[s][i]];
-            r->status |= s == 0 ? PH_DIFF_IN_BASE : PH_DIFF_IN_NEW;
-            ph_vec_add(s == 0 ? r->bv : r->nv, item_values(sides[s], i),
-                       sides[s]->w);
-        }
+        side_values(d, sides[s], s, row_of[s]);
         free(row_of[s]);
+        free_side(d, sides[s], s);
     }
-    free_side(&b);
-    free_side(&n);
 
     /* Normalisation: NEW scaled to BASE's total, per event. */
     d->scale = ph_xmalloc((d->nevents + 1) * sizeof *d->scale);
@@ -442,17 +522,20 @@ typedef struct sort_key {
 
 static const ph_diff *sort_ctx;
 
+/* |delta|, name, file, then the order of first appearance: a total order,
+ * so that the rows shown do not depend on how they were chosen. */
 static int cmp_rows(const void *a, const void *b)
 {
     const sort_key *x = a, *y = b;
     if (x->delta != y->delta)
         return x->delta < y->delta ? 1 : -1;
     int c = ph_str_cmp(sort_ctx->strings, x->row->name, y->row->name);
-    return c ? c : ph_str_cmp(sort_ctx->strings, x->row->file,
-                              y->row->file);
+    if (!c)
+        c = ph_str_cmp(sort_ctx->strings, x->row->file, y->row->file);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-void ph_diff_sort(ph_diff *d, size_t e)
+void ph_diff_sort(ph_diff *d, size_t e, size_t top)
 {
     if (e >= d->nevents)
         return;
@@ -464,7 +547,7 @@ void ph_diff_sort(ph_diff *d, size_t e)
         keys[i] = (sort_key){ delta < 0 ? -delta : delta, r };
     }
     sort_ctx = d;
-    ph_qsort(keys, d->count, sizeof *keys, cmp_rows);
+    ph_qsort_top(keys, d->count, sizeof *keys, top, cmp_rows);
     sort_ctx = NULL;
     ph_diff_row *rows = ph_xmalloc((d->count + 1) * sizeof *rows);
     for (size_t i = 0; i < d->count; i++)
@@ -491,7 +574,12 @@ void ph_diff_free(ph_diff *d)
 {
     if (!d)
         return;
-    free(d->values);
+    for (int s = 0; s < 2; s++) {
+        ph_table_free(d->tables[s]);
+        free(d->item_values[s]);
+        free(d->sums[s]);
+    }
+    free(d->zeros);
     ph_profile_free(d->strings);
     free(d->rows);
     free(d->bev);

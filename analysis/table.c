@@ -156,6 +156,19 @@ static int calls_others(const ph_profile *p, const ph_func *f, int part)
     return 0;
 }
 
+int ph_table_lists_func(const ph_profile *p, const ph_func *f, int part,
+                        const int64_t *self, const int64_t *incl, size_t w)
+{
+    /* gprof may credit a function a fraction of a tick that its
+     * whole-tick rows round to 0 (a bin shared by two functions): gprof
+     * lists it, so do we. */
+    if (!is_zero(self, w) || ph_func_calls(p, f, part) ||
+        ph_func_credit(p, f) != 0 ||
+        (has_call_graph(p) && calls_others(p, f, part)))
+        return 1;
+    return !is_zero(incl ? incl : ph_func_incl(p, f, part), w);
+}
+
 /* The slots a table of one event keeps (o->only), with every function's
  * values in them; t->kept stays NULL (every event) where the table needs
  * more than those values: groups, filters, lines, context trees, gprof's
@@ -229,13 +242,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
             if (!incl)
                 incl = ph_func_incl(p, f, o->part);
         }
-        uint64_t calls = ph_func_calls(p, f, o->part);
-        /* gprof may credit a function a fraction of a tick that its
-         * whole-tick rows round to 0 (a bin shared by two functions):
-         * gprof lists it, so do we. */
-        if (is_zero(self, w) && is_zero(incl, w) && calls == 0 &&
-            ph_func_credit(p, f) == 0 &&
-            !(graph && calls_others(p, f, o->part)))
+        if (!ph_table_lists_func(p, f, o->part, self, incl, w))
             continue;
         /* the name's text only for a filter (ph_entry_name) */
         if ((o->focus || o->ignore) &&
@@ -247,7 +254,7 @@ static void build_functions(ph_table *t, const ph_table_opts *o, size_t *cap)
         e->func = f;
         e->cycle = cyc;
         e->has_incl = graph;
-        e->calls = calls;
+        e->calls = ph_func_calls(p, f, o->part);
         e->self_calls = ph_func_self_calls(p, f, o->part);
     }
     free(text);
@@ -644,39 +651,6 @@ static void swap_keyed(keyed *a, keyed *b)
     *b = x;
 }
 
-/* The first top of k[0..n) in cmp_by_values' order move to k[0..top), in
- * any order: a quickselect, in place (qsort sorted all n with a buffer as
- * big as k, the summary's peak on a big profile).  Its order is total (the
- * index breaks ties), so the result does not depend on the pivots. */
-static void select_top(keyed *k, size_t n, size_t top)
-{
-    size_t lo = 0, hi = n;          /* top lies in [lo, hi] */
-    unsigned rounds = 64;           /* then qsort what is left */
-
-    while (hi - lo > 32 && rounds--) {
-        size_t mid = lo + (hi - lo) / 2, p = lo + 1;
-        if (cmp_by_values(&k[mid], &k[lo]) < 0)
-            swap_keyed(&k[mid], &k[lo]);
-        if (cmp_by_values(&k[hi - 1], &k[mid]) < 0) {
-            swap_keyed(&k[hi - 1], &k[mid]);
-            if (cmp_by_values(&k[mid], &k[lo]) < 0)
-                swap_keyed(&k[mid], &k[lo]);
-        }
-        swap_keyed(&k[lo], &k[mid]);        /* the median is the pivot */
-        for (size_t i = lo + 1; i < hi; i++)
-            if (cmp_by_values(&k[i], &k[lo]) < 0)
-                swap_keyed(&k[i], &k[p++]);
-        swap_keyed(&k[lo], &k[p - 1]);      /* its place: p - 1 */
-        if (top < p)
-            hi = p - 1;
-        else
-            lo = p;
-        if (lo >= top || hi <= top)
-            return;
-    }
-    ph_qsort(k + lo, hi - lo, sizeof *k, cmp_by_values);
-}
-
 /* Entry k[j].index moves to j: in place, one cycle of the permutation at
  * a time (k[j].index = j marks j as placed). */
 static void place_all(ph_table *t, keyed *k, size_t n)
@@ -763,8 +737,9 @@ void ph_table_sort_top(ph_table *t, size_t n, const ph_event *ev, ph_sort by,
                        i};
     }
     if (top < n) {
-        select_top(k, n, top);
-        ph_qsort(k, top, sizeof *k, cmp_by_values);
+        /* a quickselect in place: qsort sorted all n with a buffer as
+         * big as k, the summary's peak on a big profile */
+        ph_qsort_top(k, n, sizeof *k, top, cmp_by_values);
         /* the entries not shown whose value equals the last one shown
          * follow it: names order that run */
         for (size_t i = top, j = top; i < n; i++)

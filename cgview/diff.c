@@ -568,7 +568,7 @@ int ph_cmd_diff(int argc, char **argv)
         rc = ph_cli_usage_error("diff", "no event \"%s\" in both profiles",
                                 o.event);
     } else {
-        ph_diff_sort(d, ev);
+        ph_diff_sort(d, ev, (size_t)o.top);
         size_t shown = rows_shown(d, ev, &o);
         ph_grid *g = ph_grid_new(0), *t = totals_grid(d);
         diff_cols cols;

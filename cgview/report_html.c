@@ -276,7 +276,7 @@ static int diff_section(ph_output *out, ph_profile *base, ph_profile *p,
         ph_diff_free(d);
         return -1;
     }
-    ph_diff_sort(d, e);
+    ph_diff_sort(d, e, (size_t)top);
     double bt = ph_diff_base_total(d, e), nt = ph_diff_new_total(d, e);
     ph_output_puts(out, "<h2>Changes from the base</h2>\n<p class=\"ph-note\">"
                    "Self cost of ");

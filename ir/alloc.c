@@ -237,6 +237,56 @@ void ph_qsort(void *base, size_t n, size_t size,
         qsort(base, n, size, cmp);
 }
 
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size)
+{
+    for (size_t i = 0; i < size; i++) {
+        unsigned char x = a[i];
+        a[i] = b[i];
+        b[i] = x;
+    }
+}
+
+/* A quickselect in place: median of three pivots, then qsort what is left
+ * after 64 rounds (a bad run of pivots) or under 32 elements. */
+void ph_qsort_top(void *base, size_t n, size_t size, size_t top,
+                  int (*cmp)(const void *, const void *))
+{
+    unsigned char *k = base;
+    size_t lo = 0, hi = n;          /* the top-th lies in [lo, hi] */
+    unsigned rounds = 64;
+#define AT(i) (k + (i) * size)
+
+    if (top == 0 || top >= n) {
+        ph_qsort(base, n, size, cmp);
+        return;
+    }
+    while (hi - lo > 32 && rounds--) {
+        size_t mid = lo + (hi - lo) / 2, p = lo + 1;
+        if (cmp(AT(mid), AT(lo)) < 0)
+            swap_bytes(AT(mid), AT(lo), size);
+        if (cmp(AT(hi - 1), AT(mid)) < 0) {
+            swap_bytes(AT(hi - 1), AT(mid), size);
+            if (cmp(AT(mid), AT(lo)) < 0)
+                swap_bytes(AT(mid), AT(lo), size);
+        }
+        swap_bytes(AT(lo), AT(mid), size);      /* the median is the pivot */
+        for (size_t i = lo + 1; i < hi; i++)
+            if (cmp(AT(i), AT(lo)) < 0)
+                swap_bytes(AT(i), AT(p++), size);
+        swap_bytes(AT(lo), AT(p - 1), size);    /* its place: p - 1 */
+        if (top < p)
+            hi = p - 1;
+        else
+            lo = p;
+        if (lo >= top || hi <= top)
+            break;
+    }
+    if (lo < top && hi > top)
+        ph_qsort(AT(lo), hi - lo, size, cmp);
+#undef AT
+    ph_qsort(base, top, size, cmp);
+}
+
 /* ------------------------------------------------------------------ */
 /* Vectors                                                             */
 

@@ -101,6 +101,12 @@ PH_API const unsigned char *ph_costs_get(const unsigned char *s,
  * undefined (its pointer is declared nonnull) and aborts under UBSan. */
 PH_API void ph_qsort(void *base, size_t n, size_t size,
                      int (*cmp)(const void *, const void *));
+/* The first top of base[0..n) in cmp's order sorted into base[0..top),
+ * the others after them in no order (top 0: all sorted).  cmp must be a
+ * total order, or which of equal elements come first depends on the
+ * pivots. */
+PH_API void ph_qsort_top(void *base, size_t n, size_t size, size_t top,
+                         int (*cmp)(const void *, const void *));
 
 /* ------------------------------------------------------------------ */
 /* Profile                                                            */

@@ -279,7 +279,7 @@ static void test_merge_and_diff(void)
     ph_diff_opts o = {0};
     ph_diff *d = ph_diff_build(a.p, b.p, &o);
     CU_ASSERT_EQUAL(d->nevents, 1);
-    ph_diff_sort(d, 0);
+    ph_diff_sort(d, 0, 0);
     CU_ASSERT_STRING_EQUAL(ph_diff_str(d, d->rows[0].name), "leaf");
     CU_ASSERT_DOUBLE_EQUAL(ph_diff_new_value(d, &d->rows[0], 0) -
                                ph_diff_base_value(d, &d->rows[0], 0),
