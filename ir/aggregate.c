@@ -86,6 +86,14 @@ static int64_t *alloc_vectors(size_t n, size_t w)
     return ph_xcalloc(n * w, sizeof(int64_t));
 }
 
+/* The samples' share of n functions' self costs, w values each: NULL in
+ * a profile without samples (a block never written costs nothing, but
+ * ph_xcalloc writes the big ones). */
+static int64_t *alloc_tree_self(const ph_profile *p, size_t n, size_t w)
+{
+    return p->samples.n ? alloc_vectors(n, w) : NULL;
+}
+
 /* Selection index of part: 0 = all parts, i + 1 = part i, nparts + 1 = an
  * unknown part (reads zeros); *sel is what the sums select by. */
 static size_t selection_of(const ph_profile *p, int part, int *sel)
@@ -304,14 +312,15 @@ static void fill_self(ph_profile *p, ph_agg *a, int sel)
 {
     int64_t *totals = new_totals(a);
     a->self = alloc_vectors(a->nfunc, a->width);
-    a->tree_self = alloc_vectors(a->nfunc, a->width);
+    a->tree_self = alloc_tree_self(p, a->nfunc, a->width);
     a->have_self = 1;
     sums s = sums_of_agg(a);
     sum_self(p, &s, sel, totals);
     if (totals)
         clear_nonadditive(p, totals, 1, a->width, NULL);
     clear_nonadditive(p, a->self, a->nfunc, a->width, NULL);
-    clear_nonadditive(p, a->tree_self, a->nfunc, a->width, NULL);
+    if (a->tree_self)
+        clear_nonadditive(p, a->tree_self, a->nfunc, a->width, NULL);
 }
 
 static void alloc_calls(ph_agg *a)
@@ -385,8 +394,9 @@ static void add_flat_incl(ph_profile *p, const sums *s, int sel,
         add_kept(s, out_kept, out, w);
         for (j = 0; j < k; j++) {
             /* self minus the samples' share: the rows' self cost */
+            int64_t tree = s->tree_self ? s->tree_self[i * k + j] : 0;
             int64_t flat = (int64_t)((uint64_t)s->self[i * k + j] -
-                                     (uint64_t)s->tree_self[i * k + j]);
+                                     (uint64_t)tree);
             incl[j] = ph_add_sat(flat, out_kept[j]);
         }
     }
@@ -504,7 +514,7 @@ void ph_func_sums_of(const ph_profile *cp, int part, const size_t *slots,
     ph_agg *a = get_agg(p, part, &sel);
     int64_t *totals = new_totals(a);
     sums s = { p->reals.n, k, p->funcs.n, slots, self, NULL, incl };
-    s.tree_self = alloc_vectors(s.nfunc, k);
+    s.tree_self = alloc_tree_self(p, s.nfunc, k);
     memset(self, 0, s.nfunc * k * sizeof *self);
     memset(incl, 0, s.nfunc * k * sizeof *incl);
     /* the rows' pass gives the totals too (a report shows them all) */
