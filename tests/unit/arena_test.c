@@ -1,6 +1,7 @@
 /* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
  * growth, oversized requests, mark and rewind, trimming, blocks taken from
- * a stock (stock.c); and zeroed growth of an array (alloc.c).
+ * a stock (stock.c); zeroed growth of an array, big zeroed blocks and
+ * the sort of the first elements only (alloc.c).
  */
 #include "config.h"
 
@@ -237,6 +238,68 @@ static void test_recalloc(void)
     free(q);
 }
 
+/* A big zeroed block is zeros, also where a freed dirty one was. */
+static void test_big_calloc(void)
+{
+    size_t n = (size_t)3 << 20;
+    unsigned char *q = ph_xmalloc(n);
+    memset(q, 0xa5, n);
+    free(q);
+    for (int k = 0; k < 2; k++) {
+        q = ph_xcalloc(n / 8, 8);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += q[i] != 0;
+        CU_ASSERT_EQUAL(bad, 0);
+        memset(q, 0x5a, n);
+        free(q);
+    }
+}
+
+typedef struct kv {
+    uint32_t key, index;
+} kv;
+
+static int cmp_kv(const void *a, const void *b)
+{
+    const kv *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* ph_qsort_top's first top are the full sort's, and it keeps every
+ * element: sizes around its cut-over to qsort, keys with many ties. */
+static void test_qsort_top(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 31, 33, 100, 1000, 20000};
+    uint32_t seed = 12345;
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
+        size_t n = sizes[si];
+        kv *a = ph_xmalloc((n + 1) * sizeof *a);
+        kv *sorted = ph_xmalloc((n + 1) * sizeof *sorted);
+        const size_t tops[] = {0, 1, n / 3, n / 2, n ? n - 1 : 0, n, n + 7};
+        for (size_t ti = 0; ti < sizeof tops / sizeof *tops; ti++) {
+            size_t top = tops[ti];
+            for (size_t i = 0; i < n; i++) {
+                seed = seed * 1103515245u + 12345u;
+                a[i] = (kv){(seed >> 16) % (n / 4 + 1), (uint32_t)i};
+            }
+            memcpy(sorted, a, n * sizeof *a);
+            ph_qsort(sorted, n, sizeof *sorted, cmp_kv);
+            ph_qsort_top(a, n, sizeof *a, top, cmp_kv);
+            size_t want = top == 0 || top > n ? n : top, bad = 0;
+            for (size_t i = 0; i < want; i++)
+                bad += cmp_kv(&a[i], &sorted[i]) != 0;
+            CU_ASSERT_EQUAL(bad, 0);
+            ph_qsort(a, n, sizeof *a, cmp_kv);     /* nothing lost */
+            CU_ASSERT(n == 0 || memcmp(a, sorted, n * sizeof *a) == 0);
+        }
+        free(a);
+        free(sorted);
+    }
+}
+
 void ph_test_register_arena(void)
 {
     CU_pSuite s = CU_add_suite("arena", NULL, NULL);
@@ -249,4 +312,6 @@ void ph_test_register_arena(void)
     CU_add_test(s, "a stock's own thread", test_stock_thread);
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
+    CU_add_test(s, "big zeroed blocks", test_big_calloc);
+    CU_add_test(s, "first elements sorted", test_qsort_top);
 }
