@@ -102,9 +102,9 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     return w->map_id[o->id] = m->id;
 }
 
-static uint32_t key_hash(const uint64_t *k)
+static uint32_t key_hash_n(const uint64_t *k, size_t n)
 {
-    return (uint32_t)ph_hash_bytes(k, (3 + 2 * k[2]) * 8, 0);
+    return (uint32_t)ph_hash_bytes(k, n * 8, 0);
 }
 
 /* Room in the hash for twice `locs` locations, put back by their hashes. */
@@ -125,6 +125,57 @@ static void size_loc_hash(writer *w, size_t locs)
     w->lmask = cap - 1;
 }
 
+/* The outermost node of node i's location (an inlined frame's location
+ * is its caller's too) into *top; the values of the location's key. */
+static size_t location_top(const writer *w, uint32_t i, uint32_t *top)
+{
+    const ph_stk_node *nodes = w->st->nodes;
+    uint32_t n = i;
+    size_t depth = 1;
+    while ((nodes[n].flags & PH_FRAME_INLINED) && nodes[n].parent) {
+        n = nodes[n].parent - 1;
+        depth++;
+    }
+    *top = n;
+    return 3 + 2 * depth;
+}
+
+/* Node i's location key (need values) into k.  Its functions are there
+ * by ph_func id: their ids in the file are made when a location is new,
+ * and written from these (write_locations). */
+static void location_key(const writer *w, uint32_t i, uint32_t top,
+                         size_t need, uint64_t *k)
+{
+    const ph_stk_node *nodes = w->st->nodes;
+    k[0] = nodes[top].addr && nodes[top].obj ? nodes[top].obj->id : 0;
+    k[1] = nodes[top].addr;
+    k[2] = (need - 3) / 2;
+    for (uint32_t d = 0, m = i; d < k[2]; d++) {
+        k[3 + 2 * d] = nodes[m].func->id;
+        k[4 + 2 * d] = nodes[m].line;
+        m = nodes[m].parent ? nodes[m].parent - 1 : m;
+    }
+}
+
+/* Samples ahead of the one written whose locations are asked for. */
+#define PREFETCH_AHEAD 8
+
+/* Ask for the cache lines node i's location will be looked up in: most
+ * of a flat profile's leaves are new locations, each a miss in a table
+ * of millions of slots otherwise. */
+static void prefetch_location(const writer *w, uint32_t i)
+{
+    uint64_t k[3 + 2 * 4];
+    uint32_t top;
+    if (w->loc_of[i].loc || !w->lslots)
+        return;
+    size_t need = location_top(w, i, &top);
+    if (need > sizeof k / sizeof *k)
+        return;
+    location_key(w, i, top, need, k);
+    __builtin_prefetch(&w->lslots[key_hash_n(k, need) & w->lmask]);
+}
+
 /* The id of the Location whose innermost frame is node i; sets *up to the
  * index + 1 of the node above the location (0 at a root). */
 static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
@@ -133,33 +184,19 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
         *up = w->loc_of[i].up;
         return w->loc_of[i].loc;
     }
-    const ph_stk_node *nodes = w->st->nodes;
-    uint32_t n = i, depth = 1;
-    while ((nodes[n].flags & PH_FRAME_INLINED) && nodes[n].parent) {
-        n = nodes[n].parent - 1;
-        depth++;
-    }
-    *up = w->loc_of[i].up = nodes[n].parent;
     /* Build the key at the end of the pool. */
-    size_t need = 3 + 2 * (size_t)depth;
+    uint32_t n;
+    size_t need = location_top(w, i, &n);
     if (w->nkeys + need > w->keycap) {
         w->keycap = 2 * (w->nkeys + need) + 1024;
         w->keys = ph_xrealloc(w->keys, w->keycap * sizeof *w->keys);
     }
     uint64_t *k = w->keys + w->nkeys;
-    const ph_stk_node *top = &nodes[n];
-    k[0] = top->addr && top->obj ? top->obj->id : 0;
-    k[1] = top->addr;
-    k[2] = depth;
-    uint32_t m = i;
-    for (uint32_t d = 0; d < depth; d++) {
-        k[3 + 2 * d] = function_id(w, nodes[m].func);
-        k[4 + 2 * d] = nodes[m].line;
-        m = nodes[m].parent ? nodes[m].parent - 1 : m;
-    }
+    location_key(w, i, n, need, k);
+    *up = w->loc_of[i].up = w->st->nodes[n].parent;
     if (2 * (w->nlocs + 1) > w->lmask)
         size_loc_hash(w, 2 * (w->nlocs + 1));
-    uint32_t h = key_hash(k);
+    uint32_t h = key_hash_n(k, need);
     size_t j = h & w->lmask;
     while (w->lslots[j]) {
         size_t li = w->lslots[j] - 1;
@@ -168,7 +205,10 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
             return w->loc_of[i].loc = (uint32_t)li + 1;
         j = (j + 1) & w->lmask;
     }
-    /* A new location. */
+    /* A new location: its functions get their ids in the file (in the
+     * order locations first name them). */
+    for (uint64_t d = 0; d < k[2]; d++)
+        function_id(w, ph_func_at(w->p, k[3 + 2 * d] - 1));
     if (w->nlocs == w->loccap) {
         w->loccap = w->loccap ? 2 * w->loccap : 1024;
         w->key_at = ph_xrealloc(w->key_at, w->loccap * sizeof *w->key_at);
@@ -177,7 +217,7 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
                                   w->loccap * sizeof *w->loc_hash);
     }
     w->key_at[w->nlocs] = w->nkeys;
-    w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, top->obj);
+    w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, w->st->nodes[n].obj);
     w->loc_hash[w->nlocs] = h;
     w->nkeys += need;
     w->lslots[j] = (uint32_t)++w->nlocs;
@@ -291,6 +331,8 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
     uint32_t above = UINT32_MAX;   /* the node above the last leaf's */
     for (size_t i = 0; i < w->st->nsamples; i++) {
         const ph_stk_sample *ss = &w->st->samples[i];
+        if (i + PREFETCH_AHEAD < w->st->nsamples)
+            prefetch_location(w, w->st->samples[i + PREFETCH_AHEAD].node);
         const int64_t *cost = ph_stk_cost(w->st, i, buf);
         uint32_t up;
         ids[0] = location_of(w, ss->node, &up);
@@ -327,7 +369,8 @@ static void write_locations(writer *w, ph_pb_out *ob)
         ph_pb_msg_varint(m, PH_PPROF_LOCATION_ADDRESS, k[1]);
         for (uint64_t d = 0; d < k[2]; d++) {
             line->n = 0;
-            ph_pb_msg_varint(line, PH_PPROF_LINE_FUNCTION_ID, k[3 + 2 * d]);
+            ph_pb_msg_varint(line, PH_PPROF_LINE_FUNCTION_ID,
+                             w->func_id[k[3 + 2 * d]]);
             ph_pb_msg_varint(line, PH_PPROF_LINE_LINE, k[4 + 2 * d]);
             ph_pb_msg_bytes(m, PH_PPROF_LOCATION_LINE, line->b, line->n);
         }
