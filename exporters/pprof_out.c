@@ -14,6 +14,7 @@
 #include "exporters/out_events.h"
 #include "exporters/out_strings.h"
 #include "ir/hash.h"
+#include "ir/varint.h"
 #include "proto/pb_fields.h"
 #include "proto/pb_out.h"
 #include "proto/pprof.pb-c.h"
@@ -22,7 +23,9 @@ PH_DECLARE_EXPORTER(pprof);
 
 /* Identity of a Location: one per (object, address, chain of (function,
  * line)) when the address is known, else per chain of (function, line).
- * Keys are uint64 sequences: [obj, addr, n, f1, l1, ..., fn, ln].
+ * Keys are varints end to end: obj, addr, n, f1, l1, ..., fn, ln (a flat
+ * profile's million leaves are a location each: 8-10 bytes a key, not
+ * 40).
  *
  * The messages that come by the million (Sample, Location, Function, the
  * string table) are encoded by hand (proto/pb_out.h); the header, the
@@ -50,9 +53,10 @@ typedef struct writer {
     size_t nmaps, capmaps;
     node_loc *loc_of;     /* per stack node (loc 0 = not yet) */
     /* locations: their keys, end to end, and their mappings */
-    uint64_t *keys;
+    unsigned char *keys;
     size_t nkeys, keycap;
-    size_t *key_at;       /* location index -> key offset */
+    size_t *key_at;       /* location index -> key offset; one more: the
+                           * end of the last */
     uint32_t *loc_map;    /* location index -> mapping id */
     uint32_t *loc_hash;   /* location index -> its key's hash */
     size_t nlocs, loccap;
@@ -102,9 +106,9 @@ static uint64_t mapping_id(writer *w, const ph_object *o)
     return w->map_id[o->id] = m->id;
 }
 
-static uint32_t key_hash_n(const uint64_t *k, size_t n)
+static uint32_t key_hash(const unsigned char *k, size_t n)
 {
-    return (uint32_t)ph_hash_bytes(k, n * 8, 0);
+    return (uint32_t)ph_hash_bytes(k, n, 0);
 }
 
 /* Room in the hash for twice `locs` locations, put back by their hashes. */
@@ -126,7 +130,7 @@ static void size_loc_hash(writer *w, size_t locs)
 }
 
 /* The outermost node of node i's location (an inlined frame's location
- * is its caller's too) into *top; the values of the location's key. */
+ * is its caller's too) into *top; the location's frames. */
 static size_t location_top(const writer *w, uint32_t i, uint32_t *top)
 {
     const ph_stk_node *nodes = w->st->nodes;
@@ -137,24 +141,31 @@ static size_t location_top(const writer *w, uint32_t i, uint32_t *top)
         depth++;
     }
     *top = n;
-    return 3 + 2 * depth;
+    return depth;
 }
 
-/* Node i's location key (need values) into k.  Its functions are there
- * by ph_func id: their ids in the file are made when a location is new,
- * and written from these (write_locations). */
-static void location_key(const writer *w, uint32_t i, uint32_t top,
-                         size_t need, uint64_t *k)
+/* Bytes a key of depth frames may take. */
+#define KEY_ROOM(depth) (30 + 10 * (size_t)(depth))
+
+/* Node i's location key (depth frames, top its outermost node) into k;
+ * returns its length.  Its functions are there by ph_func id: their ids in
+ * the file are made when a location is new, and written from these
+ * (write_locations). */
+static size_t location_key(const writer *w, uint32_t i, uint32_t top,
+                           size_t depth, unsigned char *k)
 {
     const ph_stk_node *nodes = w->st->nodes;
-    k[0] = nodes[top].addr && nodes[top].obj ? nodes[top].obj->id : 0;
-    k[1] = nodes[top].addr;
-    k[2] = (need - 3) / 2;
-    for (uint32_t d = 0, m = i; d < k[2]; d++) {
-        k[3 + 2 * d] = nodes[m].func->id;
-        k[4 + 2 * d] = nodes[m].line;
+    unsigned char *e = k;
+    e = ph_put_varint(e, nodes[top].addr && nodes[top].obj
+                             ? nodes[top].obj->id : 0);
+    e = ph_put_varint(e, nodes[top].addr);
+    e = ph_put_varint(e, depth);
+    for (uint32_t d = 0, m = i; d < depth; d++) {
+        e = ph_put_varint(e, nodes[m].func->id);
+        e = ph_put_varint(e, nodes[m].line);
         m = nodes[m].parent ? nodes[m].parent - 1 : m;
     }
+    return (size_t)(e - k);
 }
 
 /* Samples ahead of the one written whose locations are asked for. */
@@ -165,15 +176,15 @@ static void location_key(const writer *w, uint32_t i, uint32_t top,
  * of millions of slots otherwise. */
 static void prefetch_location(const writer *w, uint32_t i)
 {
-    uint64_t k[3 + 2 * 4];
+    unsigned char k[KEY_ROOM(4)];
     uint32_t top;
     if (w->loc_of[i].loc || !w->lslots)
         return;
-    size_t need = location_top(w, i, &top);
-    if (need > sizeof k / sizeof *k)
+    size_t depth = location_top(w, i, &top);
+    if (KEY_ROOM(depth) > sizeof k)
         return;
-    location_key(w, i, top, need, k);
-    __builtin_prefetch(&w->lslots[key_hash_n(k, need) & w->lmask]);
+    size_t len = location_key(w, i, top, depth, k);
+    __builtin_prefetch(&w->lslots[key_hash(k, len) & w->lmask]);
 }
 
 /* The id of the Location whose innermost frame is node i; sets *up to the
@@ -186,40 +197,44 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
     }
     /* Build the key at the end of the pool. */
     uint32_t n;
-    size_t need = location_top(w, i, &n);
-    if (w->nkeys + need > w->keycap) {
-        w->keycap = 2 * (w->nkeys + need) + 1024;
-        w->keys = ph_xrealloc(w->keys, w->keycap * sizeof *w->keys);
+    size_t depth = location_top(w, i, &n);
+    if (w->nkeys + KEY_ROOM(depth) > w->keycap) {
+        w->keycap = 2 * (w->nkeys + KEY_ROOM(depth)) + 4096;
+        w->keys = ph_xrealloc(w->keys, w->keycap);
     }
-    uint64_t *k = w->keys + w->nkeys;
-    location_key(w, i, n, need, k);
+    unsigned char *k = w->keys + w->nkeys;
+    size_t need = location_key(w, i, n, depth, k);
     *up = w->loc_of[i].up = w->st->nodes[n].parent;
     if (2 * (w->nlocs + 1) > w->lmask)
         size_loc_hash(w, 2 * (w->nlocs + 1));
-    uint32_t h = key_hash_n(k, need);
+    uint32_t h = key_hash(k, need);
     size_t j = h & w->lmask;
     while (w->lslots[j]) {
         size_t li = w->lslots[j] - 1;
         if (w->loc_hash[li] == h &&
-            !memcmp(w->keys + w->key_at[li], k, need * 8))
+            w->key_at[li + 1] - w->key_at[li] == need &&
+            !memcmp(w->keys + w->key_at[li], k, need))
             return w->loc_of[i].loc = (uint32_t)li + 1;
         j = (j + 1) & w->lmask;
     }
     /* A new location: its functions get their ids in the file (in the
      * order locations first name them). */
-    for (uint64_t d = 0; d < k[2]; d++)
-        function_id(w, ph_func_at(w->p, k[3 + 2 * d] - 1));
+    for (uint32_t d = 0, m = i; d < depth; d++) {
+        function_id(w, w->st->nodes[m].func);
+        m = w->st->nodes[m].parent ? w->st->nodes[m].parent - 1 : m;
+    }
     if (w->nlocs == w->loccap) {
         w->loccap = w->loccap ? 2 * w->loccap : 1024;
-        w->key_at = ph_xrealloc(w->key_at, w->loccap * sizeof *w->key_at);
+        w->key_at = ph_xrealloc(w->key_at,
+                                (w->loccap + 1) * sizeof *w->key_at);
         w->loc_map = ph_xrealloc(w->loc_map, w->loccap * sizeof *w->loc_map);
         w->loc_hash = ph_xrealloc(w->loc_hash,
                                   w->loccap * sizeof *w->loc_hash);
     }
-    w->key_at[w->nlocs] = w->nkeys;
     w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, w->st->nodes[n].obj);
     w->loc_hash[w->nlocs] = h;
     w->nkeys += need;
+    w->key_at[w->nlocs + 1] = w->nkeys;
     w->lslots[j] = (uint32_t)++w->nlocs;
     return w->loc_of[i].loc = (uint32_t)w->nlocs;
 }
@@ -362,16 +377,23 @@ static void write_locations(writer *w, ph_pb_out *ob)
 {
     ph_pb_msg *m = &w->msg, *line = &w->sub;
     for (size_t i = 0; i < w->nlocs; i++) {
-        const uint64_t *k = w->keys + w->key_at[i];
+        const unsigned char *k = w->keys + w->key_at[i];
+        const unsigned char *end = w->keys + w->key_at[i + 1];
+        uint64_t obj, addr, depth, fid, ln;
+        k = ph_get_varint(k, end, &obj);
+        k = ph_get_varint(k, end, &addr);
+        k = ph_get_varint(k, end, &depth);
         m->n = 0;
         ph_pb_msg_varint(m, PH_PPROF_LOCATION_ID, i + 1);
         ph_pb_msg_varint(m, PH_PPROF_LOCATION_MAPPING_ID, w->loc_map[i]);
-        ph_pb_msg_varint(m, PH_PPROF_LOCATION_ADDRESS, k[1]);
-        for (uint64_t d = 0; d < k[2]; d++) {
+        ph_pb_msg_varint(m, PH_PPROF_LOCATION_ADDRESS, addr);
+        for (uint64_t d = 0; d < depth; d++) {
+            k = ph_get_varint(k, end, &fid);
+            k = ph_get_varint(k, end, &ln);
             line->n = 0;
             ph_pb_msg_varint(line, PH_PPROF_LINE_FUNCTION_ID,
-                             w->func_id[k[3 + 2 * d]]);
-            ph_pb_msg_varint(line, PH_PPROF_LINE_LINE, k[4 + 2 * d]);
+                             w->func_id[fid]);
+            ph_pb_msg_varint(line, PH_PPROF_LINE_LINE, ln);
             ph_pb_msg_bytes(m, PH_PPROF_LOCATION_LINE, line->b, line->n);
         }
         ph_pb_out_bytes(ob, PH_PPROF_LOCATION, m->b, m->n);
@@ -444,12 +466,13 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
      * arrays are not copied as they grow (pages never used are never
      * touched) */
     w.loccap = w.st->nnodes + 1;
-    w.key_at = ph_xmalloc(w.loccap * sizeof *w.key_at);
+    w.key_at = ph_xmalloc((w.loccap + 1) * sizeof *w.key_at);
+    w.key_at[0] = 0;
     w.loc_map = ph_xmalloc(w.loccap * sizeof *w.loc_map);
     w.loc_hash = ph_xmalloc(w.loccap * sizeof *w.loc_hash);
     size_loc_hash(&w, w.loccap);
-    w.keycap = 5 * w.loccap;
-    w.keys = ph_xmalloc(w.keycap * sizeof *w.keys);
+    w.keycap = KEY_ROOM(1) * w.loccap;
+    w.keys = ph_xmalloc(w.keycap);
     mapping_id(&w, ph_main_object(p));   /* pprof's main binary comes first */
     fill_header(&w, &pb, evs, ne);
 
