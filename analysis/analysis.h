@@ -41,7 +41,6 @@ typedef struct ph_stk_node {
     const ph_object *obj;
     uint64_t addr;
     uint32_t line;
-    uint64_t ext_id;        /* id in the source file (drcctprof), or 0 */
 } ph_stk_node;
 
 /* A sample's costs are read with ph_stk_cost: an approximated function's
@@ -66,6 +65,9 @@ typedef struct ph_stacks {
     size_t nsamples;
     size_t width;           /* ph_event_nreal */
     const ph_stk_share *shares;
+    /* per node, its id in the source file (drcctprof) or 0; NULL when no
+     * node has one */
+    const uint64_t *ext_ids;
     const char *approx;     /* why some stacks are approximated; NULL when
                                every stack is exact */
     size_t approx_parts;    /* parts merged by the approximation */

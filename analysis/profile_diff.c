@@ -335,7 +335,7 @@ static void match_rows(ph_diff *d, side *const sides[2], uint32_t *row_of[2])
     keymap m = {.cap = 16};
     while (m.cap < 2 * items)
         m.cap *= 2;
-    m.slots = ph_xcalloc(m.cap, sizeof *m.slots);
+    m.slots = ph_xcalloc_written(m.cap, sizeof *m.slots);
     m.keys = ph_xmalloc((items + 1) * sizeof *m.keys);
     for (int s = 0; s < 2; s++) {
         row_of[s] = ph_xmalloc((sides[s]->n + 1) * sizeof *row_of[s]);

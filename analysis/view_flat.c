@@ -170,7 +170,7 @@ typedef struct calls_build {
 static void tab_grow(calls_build *b)
 {
     size_t cap = b->t.mask ? 2 * (b->t.mask + 1) : 256;
-    size_t *slot = ph_xcalloc(cap, sizeof *slot);
+    size_t *slot = ph_xcalloc_written(cap, sizeof *slot);
     for (size_t i = 0; b->t.mask && i <= b->t.mask; i++) {
         if (!b->t.slot[i])
             continue;

@@ -37,6 +37,7 @@ struct ph_stk_share {
 typedef struct build {
     ph_stacks *s;
     ph_stk_node *nodes;
+    uint64_t *ext_ids;          /* beside nodes, when a node has one */
     size_t nodecap;
     ph_stk_sample *samples;
     size_t samplecap;
@@ -55,6 +56,11 @@ static void reserve_nodes(build *b, size_t more)
     b->nodecap = need;
     b->nodes = ph_xrealloc(b->nodes, b->nodecap * sizeof *b->nodes);
     b->s->nodes = b->nodes;
+    if (b->ext_ids) {
+        b->ext_ids = ph_xrealloc(b->ext_ids,
+                                 b->nodecap * sizeof *b->ext_ids);
+        b->s->ext_ids = b->ext_ids;
+    }
 }
 
 static void reserve_samples(build *b, size_t more)
@@ -73,6 +79,8 @@ static uint32_t push_node(build *b, const ph_stk_node *n)
     if (s->nnodes == b->nodecap)
         reserve_nodes(b, s->nnodes ? s->nnodes : 1024);
     b->nodes[s->nnodes] = *n;
+    if (b->ext_ids)
+        b->ext_ids[s->nnodes] = 0;
     return (uint32_t)s->nnodes++;
 }
 
@@ -169,6 +177,10 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
     uint32_t *map = ph_xcalloc(nn + 1, sizeof *map);   /* id -> index + 1 */
     reserve_nodes(b, nn);
     reserve_samples(b, ph_sample_count(p));
+    for (size_t i = 0; i < nn && !b->ext_ids; i++)
+        if (ph_node_ext_id(p, ph_node_at(p, i)))
+            b->s->ext_ids = b->ext_ids =
+                ph_xmalloc(b->nodecap * sizeof *b->ext_ids);
     for (size_t i = 0; i < nn; i++) {
         const ph_node *n = ph_node_at(p, i);
         const ph_frame *fr = ph_node_frame(p, n);
@@ -180,9 +192,10 @@ static void mirror_tree(const ph_profile *p, build *b, int64_t *pool)
         ph_stk_node o = {
             .parent = up, .flags = fr->flags, .func = fr->func,
             .obj = fr->object, .addr = fr->addr, .line = fr->line,
-            .ext_id = ph_node_ext_id(p, n),
         };
         map[i] = push_node(b, &o) + 1;
+        if (b->ext_ids)
+            b->ext_ids[map[i] - 1] = ph_node_ext_id(p, n);
     }
     for (size_t i = 0; i < ph_sample_count(p); i++) {
         const ph_sample *smp = ph_sample_at(p, i);
@@ -697,6 +710,7 @@ static void free_view(void *data)
     free((void *)v->s.nodes);
     free((void *)v->s.samples);
     free((void *)v->s.shares);
+    free((void *)v->s.ext_ids);
     free(v->tree_pool);
     cost_blocks_free(&v->approx_costs);
     free(v);

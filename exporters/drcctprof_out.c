@@ -209,24 +209,23 @@ static void write_metric_types(writer *w, ph_output *out)
 static uint64_t *context_ids(const ph_stacks *st)
 {
     size_t nn = st->nnodes;
+    const uint64_t *ext = st->ext_ids;
     uint64_t *id = ph_xcalloc(nn + 1, sizeof *id);
-    int keep = nn > 0;
+    int keep = nn > 0 && ext;
     for (size_t i = 0; i < nn && keep; i++) {
-        const ph_stk_node *n = &st->nodes[i];
-        keep = n->ext_id != 0 &&
-               (!n->parent || st->nodes[n->parent - 1].ext_id < n->ext_id);
+        uint32_t up = st->nodes[i].parent;
+        keep = ext[i] != 0 && (!up || ext[up - 1] < ext[i]);
     }
     if (keep) {
         uint64_t *sorted = ph_xmalloc(nn * sizeof *sorted);
-        for (size_t i = 0; i < nn; i++)
-            sorted[i] = st->nodes[i].ext_id;
+        memcpy(sorted, ext, nn * sizeof *sorted);
         ph_qsort(sorted, nn, sizeof *sorted, cmp_u64);
         for (size_t i = 1; i < nn && keep; i++)
             keep = sorted[i] != sorted[i - 1];
         free(sorted);
     }
     for (size_t i = 0; i < nn; i++)
-        id[i] = keep ? st->nodes[i].ext_id : i + 1;
+        id[i] = keep ? ext[i] : i + 1;
     return id;
 }
 

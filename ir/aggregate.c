@@ -83,12 +83,11 @@ static int64_t *alloc_vectors(size_t n, size_t w)
 {
     if (w && n > SIZE_MAX / sizeof(int64_t) / w)
         ph_oom();
-    return ph_xcalloc(n * w, sizeof(int64_t));
+    return ph_xcalloc_written(n * w, sizeof(int64_t));   /* sums */
 }
 
 /* The samples' share of n functions' self costs, w values each: NULL in
- * a profile without samples (a block never written costs nothing, but
- * ph_xcalloc writes the big ones). */
+ * a profile without samples (alloc_vectors writes its zeros). */
 static int64_t *alloc_tree_self(const ph_profile *p, size_t n, size_t w)
 {
     return p->samples.n ? alloc_vectors(n, w) : NULL;

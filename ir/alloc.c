@@ -164,8 +164,7 @@ void *ph_xmalloc_huge(size_t n)
  * mmap threshold starts at 128 KiB) and does not write them. */
 #define FRESH_ZEROS ((size_t)1 << 20)
 
-/* calloc's zeros: a fresh page is mapped when first touched. */
-static void *calloc_lazy(size_t n, size_t size)
+void *ph_xcalloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         ph_oom();
@@ -179,18 +178,17 @@ static void *calloc_lazy(size_t n, size_t size)
     return q;
 }
 
-/* A big block's zeros are written at once.  Hash tables and sums are read
- * before they are written, and a read of a fresh page maps the shared zero
- * page: the write then faults again, copies it and flushes the TLB of every
- * thread of the process (an interrupt to each other core, an exit to the
- * host on a virtual machine).  Written first, a page faults once: the diff
- * of the cc1 file with itself spent 0.81 s in the kernel, now 0.25 s. */
-void *ph_xcalloc(size_t n, size_t size)
+/* A read of a fresh page maps the shared zero page: the write after it
+ * faults again, copies it and flushes the TLB of every thread of the
+ * process (an interrupt to each other core, an exit to the host on a
+ * virtual machine).  Written first, a page faults once: the diff of the
+ * cc1 file with itself spent 0.81 s in the kernel, then 0.25 s. */
+void *ph_xcalloc_written(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         ph_oom();
     if (n * size < FRESH_ZEROS)
-        return calloc_lazy(n, size);
+        return ph_xcalloc(n, size);
     void *q = ph_xmalloc(n * size);     /* huge pages asked for first */
     memset(q, 0, n * size);
     return q;
@@ -231,7 +229,7 @@ void *ph_xrecalloc(void *p, size_t old, size_t n)
         memset(q + old, 0, n - old);
         return q;
     }
-    void *q = calloc_lazy(n, 1);
+    void *q = ph_xcalloc(n, 1);
     if (old)
         memcpy(q, p, old);
     free(p);
@@ -353,7 +351,7 @@ void ph_htab_init(ph_htab *t, size_t cap)
     while (c < cap)
         c *= 2;
     t->h = ph_xmalloc(c * sizeof *t->h);
-    t->v = ph_xcalloc(c, sizeof *t->v);
+    t->v = ph_xcalloc_written(c, sizeof *t->v);
     t->mask = c - 1;
     t->n = 0;
 }

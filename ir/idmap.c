@@ -33,8 +33,8 @@ static size_t hashed_slots(size_t n)
 
 static void alloc_slots(ph_idmap *m, size_t cap, int hashed)
 {
-    m->keys = hashed ? ph_xcalloc(cap, sizeof *m->keys) : NULL;
-    m->vals = ph_xcalloc(cap, sizeof *m->vals);
+    m->keys = hashed ? ph_xcalloc_written(cap, sizeof *m->keys) : NULL;
+    m->vals = ph_xcalloc_written(cap, sizeof *m->vals);
     m->mask = cap - 1;
 }
 

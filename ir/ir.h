@@ -65,7 +65,12 @@ PH_API void ph_oom(void) __attribute__((noreturn));
 
 /* malloc/calloc/realloc that call ph_oom() instead of returning NULL. */
 PH_API void *ph_xmalloc(size_t n);
+/* Zeros whose pages are mapped when first touched: a table sized by a
+ * bound its use may stay far below touches only what it uses. */
 PH_API void *ph_xcalloc(size_t n, size_t size);
+/* Zeros written at once, for a block read before it is written (a hash
+ * table's slots, sums): a page then faults once, not twice (alloc.c). */
+PH_API void *ph_xcalloc_written(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
 /* n bytes (not zeroed) at a huge page's boundary, asked for as
  * transparent huge pages: a block of whole huge pages then takes one page

@@ -59,7 +59,7 @@ void ph_strtab_init(ph_profile *p)
     p->strs[0] = (ph_strent){ "", NULL, 0, 0 };
     p->nstrs = 1;
     p->strmask = 511;
-    p->strslots = ph_xcalloc(p->strmask + 1, sizeof *p->strslots);
+    p->strslots = ph_xcalloc_written(p->strmask + 1, sizeof *p->strslots);
 }
 
 void ph_strtab_free(ph_profile *p)
@@ -87,7 +87,7 @@ static void grow_slots(ph_profile *p)
     uint64_t *slots;
     if (cap > SIZE_MAX / 2 / sizeof *slots)
         ph_oom();
-    slots = ph_xcalloc(cap, sizeof *slots);
+    slots = ph_xcalloc_written(cap, sizeof *slots);
     for (i = 0; i <= p->strmask; i++) {
         uint64_t v = p->strslots[i];
         size_t j;

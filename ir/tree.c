@@ -176,7 +176,7 @@ static void alloc_slots(ph_profile *p, size_t need)
     size_t cap = 64;
     while (cap < 2 * need + 2)
         cap *= 2;
-    p->nodeslots = ph_xcalloc(cap, sizeof *p->nodeslots);
+    p->nodeslots = ph_xcalloc_written(cap, sizeof *p->nodeslots);
     p->nodemask = cap - 1;
     p->nslotted = 0;
 }

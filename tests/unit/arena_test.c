@@ -245,8 +245,8 @@ static void test_big_calloc(void)
     unsigned char *q = ph_xmalloc(n);
     memset(q, 0xa5, n);
     free(q);
-    for (int k = 0; k < 2; k++) {
-        q = ph_xcalloc(n / 8, 8);
+    for (int k = 0; k < 4; k++) {
+        q = k & 1 ? ph_xcalloc(n / 8, 8) : ph_xcalloc_written(n / 8, 8);
         size_t bad = 0;
         for (size_t i = 0; i < n; i++)
             bad += q[i] != 0;
