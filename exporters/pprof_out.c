@@ -168,8 +168,12 @@ static size_t location_key(const writer *w, uint32_t i, uint32_t top,
     return (size_t)(e - k);
 }
 
-/* Samples ahead of the one written whose locations are asked for. */
+/* Samples ahead of the one written whose locations are asked for, once
+ * there are so many locations that their slots no longer stay in the
+ * cache (a Go profile's few thousand do: asking ahead there only makes
+ * each key twice). */
 #define PREFETCH_AHEAD 8
+#define PREFETCH_MIN_LOCS 65536
 
 /* Ask for the cache lines node i's location will be looked up in: most
  * of a flat profile's leaves are new locations, each a miss in a table
@@ -178,7 +182,7 @@ static void prefetch_location(const writer *w, uint32_t i)
 {
     unsigned char k[KEY_ROOM(4)];
     uint32_t top;
-    if (w->loc_of[i].loc || !w->lslots)
+    if (w->nlocs < PREFETCH_MIN_LOCS || w->loc_of[i].loc)
         return;
     size_t depth = location_top(w, i, &top);
     if (KEY_ROOM(depth) > sizeof k)
