@@ -224,7 +224,9 @@ static void add_cum(const ph_report *r, const ph_func *f,
         const ph_node *nd = ph_node_at(r->p, i);
         const ph_frame *fr = ph_node_frame(r->p, nd);
         uint32_t up;
-        if (!fr->func || (f ? fr->func != f : fr->func->file != file))
+        if (!fr->func ||
+            (f ? fr->func != f || (file && fr->func->file != file)
+               : fr->func->file != file))
             continue;
         for (up = nd->parent; up; up = ph_node_at(r->p, up - 1)->parent) {
             const ph_frame *ufr = ph_node_frame(r->p, ph_node_at(r->p, up - 1));
@@ -325,7 +327,7 @@ void ph_lines_collect(const ph_report *r, const ph_func *f,
     ph_idmap_init(&ls->line_of, 64);
     ph_idmap_init(&ls->call_of, 64);
     if (f) {
-        collect_func(r, f, NULL, ls);
+        collect_func(r, f, file, ls);
     } else if (file && r->file_funcs) {
         const ph_file_funcs *ff = r->file_funcs;
         for (uint32_t k = ff->first[file->id]; k < ff->first[file->id + 1];

@@ -47,9 +47,9 @@ typedef struct ph_file_funcs ph_file_funcs;
 ph_file_funcs *ph_file_funcs_new(const ph_profile *p);
 void ph_file_funcs_free(ph_file_funcs *ff);
 
-/* Lines of f (file NULL) or of every function's code in file (f NULL;
- * from r->file_funcs' functions of file when set), sorted by (file,
- * line), equal lines and calls merged. */
+/* Lines of f (in file, or in every file when file is NULL), or of every
+ * function's code in file (f NULL; from r->file_funcs' functions of file
+ * when set), sorted by (file, line), equal lines and calls merged. */
 void ph_lines_collect(const ph_report *r, const ph_func *f,
                       const ph_file *file, ph_lines *ls);
 void ph_lines_free(ph_lines *ls);

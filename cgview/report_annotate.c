@@ -460,7 +460,7 @@ static void add_rule(line_rows *lr, uint64_t line)
  * where it starts (unless at line 1) and where it ends before the end of
  * the file.  src NULL: the file was not found (its lines by number). */
 static void file_rows(const ph_report *r, const ph_lines *ls,
-                      const source *src, line_rows *lr)
+                      const source *src, const char *note, line_rows *lr)
 {
     size_t i = 0;
     char lab[64];
@@ -469,8 +469,7 @@ static void file_rows(const ph_report *r, const ph_lines *ls,
     if (lr->text) {
         ph_grid_line(lr->lines, "");
         if (!src) {
-            ph_grid_line(lr->lines, "  The file was not found: its costly "
-                                    "lines by number.");
+            ph_grid_line(lr->lines, note);
             ph_grid_line(lr->lines, "");
         }
     }
@@ -535,9 +534,24 @@ typedef struct file_index {
     size_t files;            /* files collected so far */
 } file_index;
 
-static void collect_file(ph_report *r, file_index *ix, const ph_file *file,
-                         ph_lines *ls)
+/* Whether file stands for code without debug information ("???", or no
+ * file at all): not a file, but every such function's code. */
+static int unknown_file(const ph_report *r, const ph_file *file)
 {
+    const char *name = file_name(r, file);
+    return !name || strcmp(name, "???") == 0;
+}
+
+/* The lines of file to annotate f with: every function's code there, but
+ * for code without debug information only f's (callgrind_annotate leaves
+ * "???" out; all of it is every function's calls of a stripped binary). */
+static void collect_file(ph_report *r, file_index *ix, const ph_file *file,
+                         const ph_func *f, ph_lines *ls)
+{
+    if (unknown_file(r, file)) {
+        ph_lines_collect(r, f, file, ls);
+        return;
+    }
     if (!ix->ff && ix->files++)
         r->file_funcs = ix->ff = ph_file_funcs_new(r->p);
     ph_lines_collect(r, NULL, file, ls);
@@ -556,7 +570,7 @@ static void print_rule(const char *title, FILE *out)
 
 /* One whole file: its costly lines with r->context lines around each. */
 static void print_file(ph_report *r, file_index *ix, const ph_file *file,
-                       FILE *out)
+                       const ph_func *f, FILE *out)
 {
     const char *name = file && file->name ? ph_str_get(r->p, file->name)
                                           : "???";
@@ -564,20 +578,25 @@ static void print_file(ph_report *r, file_index *ix, const ph_file *file,
     line_rows lr;
     source src;
     char title[PH_REPORT_MAXW + 64], fit[PH_REPORT_MAXW + 1];
-    int have = load_source(r, name, &src) == 0;
+    int unknown = unknown_file(r, file);
+    int have = !unknown && load_source(r, name, &src) == 0;
 
-    collect_file(r, ix, file, &ls);
+    collect_file(r, ix, file, f, &ls);
     snprintf(title, sizeof title, "-- Auto-annotated source: %s",
              ph_report_fit(fit, sizeof fit, name,
                            PH_REPORT_WIDTH > 40 ? PH_REPORT_WIDTH - 27
                                                 : 13));
     print_rule(title, out);
-    if (!have)
+    if (!have && !unknown)
         ph_cli_warning("%s: source file not found%s", name,
                        r->source_dir ? "" : " (try --source-dir)");
     line_rows_new(r, &ls, out, &lr);
     ph_grid_print_text(lr.lines, out);     /* the heading */
-    file_rows(r, &ls, have ? &src : NULL, &lr);
+    file_rows(r, &ls, have ? &src : NULL,
+              unknown ? "  No debug information: this function's lines "
+                        "only (--disasm shows its instructions)."
+                      : "  The file was not found: its costly lines by "
+                        "number.", &lr);
     flush_text(&lr, 0);
     fputc('\n', out);
     line_rows_free(&lr);
@@ -605,7 +624,7 @@ static size_t files_of(const ph_lines *ls, const ph_file ***out)
 }
 
 static void emit_files(ph_report *r, file_index *ix, ph_emit *em,
-                       const ph_lines *own)
+                       const ph_func *f, const ph_lines *own)
 {
     const ph_file **files;
     size_t nf = files_of(own, &files);
@@ -616,8 +635,8 @@ static void emit_files(ph_report *r, file_index *ix, ph_emit *em,
     ph_emit_list(em, 0);
     for (size_t i = 0; i < nf; i++) {
         ph_lines ls;
-        collect_file(r, ix, files[i], &ls);
-        file_rows(r, &ls, NULL, &lr);
+        collect_file(r, ix, files[i], f, &ls);
+        file_rows(r, &ls, NULL, NULL, &lr);
         ph_emit_map(em, 0);
         ph_emit_key(em, "file");
         ph_emit_str(em, file_name(r, files[i]));
@@ -675,12 +694,14 @@ int ph_report_annotate(ph_report *r)
                 size_t d = 0;
                 while (d < ndone && done[d] != files[k])
                     d++;
-                if (d < ndone)      /* annotated for an earlier match */
+                /* annotated for an earlier match (but "???" is each
+                 * function's own) */
+                if (d < ndone && !unknown_file(r, files[k]))
                     continue;
                 if (ndone < ph_file_count(r->p) + 1)
                     done[ndone++] = files[k];
                 putchar('\n');
-                print_file(r, &ix, files[k], stdout);
+                print_file(r, &ix, files[k], fs[i], stdout);
             }
             free(files);
         } else if (r->fmt == PH_REPORT_CSV) {
@@ -694,7 +715,7 @@ int ph_report_annotate(ph_report *r)
                 ph_emit_str(em, ph_str_get(r->p, fs[i]->name));
             }
             emit_lines(em, "lines", &lr);
-            emit_files(r, &ix, em, &ls);
+            emit_files(r, &ix, em, fs[i], &ls);
             ph_emit_end(em);
         }
         ph_lines_free(&ls);

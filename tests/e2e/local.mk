@@ -29,8 +29,8 @@ tests_e2e_irfacts_SOURCES = tests/e2e/irfacts.c
 tests_e2e_irfacts_LDADD = libph.la
 E2E_TESTS += tests/e2e/peer_callgrind.sh tests/e2e/peer_cachegrind.sh \
 	tests/e2e/group_file.sh tests/e2e/tree_peer.sh tests/e2e/annotate_peer.sh \
-	tests/e2e/disasm_peer.sh tests/e2e/disasm_jumps.sh \
-	tests/e2e/sort_parts_peer.sh
+	tests/e2e/annotate_unknown.sh tests/e2e/disasm_peer.sh \
+	tests/e2e/disasm_jumps.sh tests/e2e/sort_parts_peer.sh
 EXTRA_DIST += tests/e2e/annotate2tsv tests/e2e/treecmp tests/e2e/annocmp \
 	tests/e2e/listcmp
 # The callgrind reader's threads give what one thread gives.
