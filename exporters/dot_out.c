@@ -97,7 +97,7 @@ static void view_edges(const ph_profile *p, const ph_event *ev, graph *g)
 static double option_pct(ph_output *out, const char *key, double dflt)
 {
     const char *s = ph_output_option(out, key);
-    double v;
+    double v = dflt;     /* an empty value parses as nothing: the default */
     if (!s)
         return dflt;
     size_t len = strlen(s);

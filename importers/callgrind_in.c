@@ -558,7 +558,7 @@ static int do_line(ph_cgread *r)
         return ph_cg_header(r, k, (size_t)(q - k), q + 1, e);
     {
         /* "timeframe (BB): ..." and other old keys with blanks. */
-        const char *colon = memchr(q, ':', (size_t)(e - q));
+        const char *colon = q < e ? memchr(q, ':', (size_t)(e - q)) : NULL;
         if (colon) {
             ph_input_warn(r->in, "cg-unknown-header", r->sc.lineno,
                           "unknown header line \"%.*s:\" ignored",

@@ -571,6 +571,7 @@ size_t ph_input_left(const ph_input *in) { return in->size - in->pos; }
 
 int ph_input_get_bytes(ph_input *in, size_t n, const unsigned char **p)
 {
+    *p = NULL;
     if (n > in->size - in->pos)
         return ph_input_error_off(in, in->pos,
                                   "unexpected end of data (need %zu bytes, "
@@ -583,6 +584,7 @@ int ph_input_get_bytes(ph_input *in, size_t n, const unsigned char **p)
 int ph_input_get_u8(ph_input *in, uint8_t *v)
 {
     const unsigned char *p;
+    *v = 0;
     if (ph_input_get_bytes(in, 1, &p) < 0)
         return -1;
     *v = p[0];
@@ -600,6 +602,7 @@ static uint64_t load_le(const unsigned char *p, size_t n)
 int ph_input_get_u16le(ph_input *in, uint16_t *v)
 {
     const unsigned char *p;
+    *v = 0;
     if (ph_input_get_bytes(in, 2, &p) < 0)
         return -1;
     *v = (uint16_t)load_le(p, 2);
@@ -609,6 +612,7 @@ int ph_input_get_u16le(ph_input *in, uint16_t *v)
 int ph_input_get_u32le(ph_input *in, uint32_t *v)
 {
     const unsigned char *p;
+    *v = 0;
     if (ph_input_get_bytes(in, 4, &p) < 0)
         return -1;
     *v = (uint32_t)load_le(p, 4);
@@ -618,6 +622,7 @@ int ph_input_get_u32le(ph_input *in, uint32_t *v)
 int ph_input_get_u64le(ph_input *in, uint64_t *v)
 {
     const unsigned char *p;
+    *v = 0;
     if (ph_input_get_bytes(in, 8, &p) < 0)
         return -1;
     *v = load_le(p, 8);

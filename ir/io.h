@@ -91,9 +91,10 @@ PH_API int ph_input_seek(ph_input *in, size_t off);
  * before allocating). */
 PH_API size_t ph_input_left(const ph_input *in);
 /* Take n bytes at the cursor (*p points into the data) and advance; or
- * record "unexpected end of data" and return -1. */
+ * record "unexpected end of data" and return -1 (*p NULL). */
 PH_API int ph_input_get_bytes(ph_input *in, size_t n, const unsigned char **p);
-/* Fixed-width little-endian integers at the cursor; 0 or -1 as above. */
+/* Fixed-width little-endian integers at the cursor; 0 or -1 as above
+ * (*v 0). */
 PH_API int ph_input_get_u8(ph_input *in, uint8_t *v);
 PH_API int ph_input_get_u16le(ph_input *in, uint16_t *v);
 PH_API int ph_input_get_u32le(ph_input *in, uint32_t *v);

@@ -64,6 +64,7 @@ static char *slurp(const char *path, size_t *len)
     ph_input *in = ph_input_open(path, err, sizeof err);
     char *s;
 
+    *len = 0;
     if (!in)
         return NULL;
     *len = ph_input_size(in);
