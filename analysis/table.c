@@ -78,14 +78,6 @@ int ph_table_keeps_name(const ph_table_opts *o, const char *name)
     return 1;
 }
 
-static int is_zero(const int64_t *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (v[i])
-            return 0;
-    return 1;
-}
-
 /* A new entry whose self and incl are borrowed (NULL: its own, zeroed). */
 static ph_entry *push_borrowing(ph_table *t, size_t *cap,
                                 const int64_t *self, const int64_t *incl)
@@ -162,11 +154,11 @@ int ph_table_lists_func(const ph_profile *p, const ph_func *f, int part,
     /* gprof may credit a function a fraction of a tick that its
      * whole-tick rows round to 0 (a bin shared by two functions): gprof
      * lists it, so do we. */
-    if (!is_zero(self, w) || ph_func_calls(p, f, part) ||
+    if (!ph_costs_zero(self, w) || ph_func_calls(p, f, part) ||
         ph_func_credit(p, f) != 0 ||
         (has_call_graph(p) && calls_others(p, f, part)))
         return 1;
-    return !is_zero(incl ? incl : ph_func_incl(p, f, part), w);
+    return !ph_costs_zero(incl ? incl : ph_func_incl(p, f, part), w);
 }
 
 /* The slots a table of one event keeps (o->only), with every function's
@@ -467,7 +459,7 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
             memcpy(ei, gs, w * sizeof *ei);
         }
         ph_vec_add(ei, tree + g * w, w);
-        if (is_zero(es, w) && is_zero(ei, w) && !e->calls) {
+        if (ph_costs_zero(es, w) && ph_costs_zero(ei, w) && !e->calls) {
             ph_entry_release(e);
             t->count--;
         }

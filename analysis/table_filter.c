@@ -271,14 +271,6 @@ static uint32_t *node_entries(const ph_stacks *s, const uint32_t *eof)
     return eon;
 }
 
-static int all_zero(const int64_t *v, size_t w)
-{
-    for (size_t k = 0; k < w; k++)
-        if (v[k])
-            return 0;
-    return 1;
-}
-
 /* pprof's edge marks: bit 1 an inlined call into the entry, bit 2 a
  * call that is not; kept[] is leaf first. */
 static void mark_edges(const ph_stacks *s, const uint32_t *eon,
@@ -379,7 +371,7 @@ void ph_table_build_filtered(ph_table *t, const ph_table_opts *o)
         if (nk == 0)
             continue;
         const int64_t *cost = ph_stk_cost(s, i, buf);
-        if (smp->src && !all_zero(cost, w))
+        if (smp->src && !ph_costs_zero(cost, w))
             mark_edges(s, eon, kept, nk, marks);
         int64_t *leaf = ph_entry_self_mut(t, &t->entries[eon[kept[0]] - 1]);
         for (size_t k = 0; k < w; k++)

@@ -544,10 +544,7 @@ static void split_self(approx *a)
                         cost[k] = share_at(total[k], sh.left[k], &sh);
                     c = cost;
                 }
-                size_t k = 0;
-                while (k < w && !c[k])
-                    k++;
-                if (k == w)
+                if (ph_costs_zero(c, w))
                     continue;
                 /* a line other than the node's goes to its variant there */
                 uint32_t node = (uint32_t)(a->first + i);

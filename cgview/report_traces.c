@@ -121,12 +121,10 @@ int ph_report_traces(ph_report *r)
     buf = ph_xmalloc((s->width + 1) * sizeof *buf);
     putchar('\n');
     for (size_t i = 0; i < s->nsamples; i++) {
-        size_t n = ph_stack_filter_sample(sf, i, frames), k;
+        size_t n = ph_stack_filter_sample(sf, i, frames);
         /* pprof merges its input first, which drops all-zero samples */
         const int64_t *cost = ph_stk_cost(s, i, buf);
-        for (k = 0; k < s->width && !cost[k]; k++)
-            ;
-        if (n == 0 || k == s->width)
+        if (n == 0 || ph_costs_zero(cost, s->width))
             continue;
         puts(separator);
         print_labels(p, s->samples[i].src);

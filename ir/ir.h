@@ -89,6 +89,14 @@ PH_API void *ph_xrecalloc(void *p, size_t old, size_t n);
  * of costs goes through this or its inline twin in ir/. */
 PH_API int64_t ph_cost_add(int64_t a, int64_t b);
 PH_API int ph_cost_overflowed(void);
+/* Whether the n costs at v are all 0. */
+static inline int ph_costs_zero(const int64_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            return 0;
+    return 1;
+}
 
 /* A cost vector of n values packed as the rows keep theirs (rows.c), for
  * code that holds many: the most bytes it may take, packing it at d

@@ -4,7 +4,8 @@
  * messages, unknown fields skipped, repeated numbers packed or not.
  * Each refuses what protobuf-c refuses (tests/unit/pb_decode_test.c
  * holds the decoders against it): a truncated or over-long varint or
- * key, a field that runs past its message, a group. */
+ * key, a field that runs past its message, a group.  The index of a
+ * message's top-level fields (pb_wire.c) reads by the same rules. */
 #ifndef PH_PB_SCAN_H
 #define PH_PB_SCAN_H
 

@@ -12,52 +12,27 @@
 #include "ir.h"
 #include "ir/format.h"
 #include "proto/pb_fields.h"
+#include "proto/pb_scan.h"
 #include "proto/pb_wire.h"
 
-/* Read a varint at *pos; 0 on success, -1 when truncated or too long. */
+/* A varint, or the value of a field of wire type wt, at *pos by
+ * pb_scan.h's rules (what protobuf-c refuses is -1); *pos moves past it. */
 static int read_varint(const unsigned char *d, size_t len, size_t *pos,
                        uint64_t *v)
 {
-    uint64_t x = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (*pos >= len)
-            return -1;
-        unsigned char b = d[(*pos)++];
-        x |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = x;
-            return 0;
-        }
-    }
-    return -1;
+    ph_pbs c = {d + *pos, d + len};
+    int rc = ph_pbs_varint(&c, v);
+    *pos = (size_t)(c.p - d);
+    return rc;
 }
 
-/* Skip one field value of wire type wt; -1 when it does not fit. */
 static int skip_value(const unsigned char *d, size_t len, size_t *pos,
                       unsigned wt)
 {
-    uint64_t v;
-    switch (wt) {
-    case 0:
-        return read_varint(d, len, pos, &v);
-    case 1:
-        if (len - *pos < 8)
-            return -1;
-        *pos += 8;
-        return 0;
-    case 2:
-        if (read_varint(d, len, pos, &v) < 0 || v > len - *pos)
-            return -1;
-        *pos += (size_t)v;
-        return 0;
-    case 5:
-        if (len - *pos < 4)
-            return -1;
-        *pos += 4;
-        return 0;
-    default:
-        return -1;
-    }
+    ph_pbs c = {d + *pos, d + len};
+    int rc = ph_pbs_skip(&c, wt);
+    *pos = (size_t)(c.p - d);
+    return rc;
 }
 
 static void push_offset(ph_pb_index *ix, int f, size_t off)
