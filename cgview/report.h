@@ -89,6 +89,9 @@ const char *ph_report_fit(char *buf, size_t size, const char *s,
 size_t ph_report_shown_len(const char *s);
 /* Last component of a path. */
 const char *ph_report_base(const char *path);
+/* Whether a file's name names a file: not NULL, not empty, not valgrind's
+ * "???" (code without debug information, every such function's). */
+int ph_report_file_known(const char *name);
 
 /* Text, JSON, YAML or CSV of the views; 0 or PH_EXIT_BAD. */
 int ph_report_table(ph_report *r);

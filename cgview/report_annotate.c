@@ -41,7 +41,7 @@ static int load_source(const ph_report *r, const char *name, source *s)
     ssize_t l;
 
     memset(s, 0, sizeof *s);
-    if (!name[0] || strcmp(name, "???") == 0 ||
+    if (!ph_report_file_known(name) ||
         !(f = ph_report_open_source(r, name)))
         return -1;
     while ((l = getline(&buf, &bcap, f)) >= 0) {
@@ -538,8 +538,7 @@ typedef struct file_index {
  * file at all): not a file, but every such function's code. */
 static int unknown_file(const ph_report *r, const ph_file *file)
 {
-    const char *name = file_name(r, file);
-    return !name || strcmp(name, "???") == 0;
+    return !ph_report_file_known(file_name(r, file));
 }
 
 /* The lines of file to annotate f with: every function's code there, but

@@ -160,6 +160,11 @@ const char *ph_report_base(const char *path)
     return slash && slash[1] ? slash + 1 : path;
 }
 
+int ph_report_file_known(const char *name)
+{
+    return name && name[0] && strcmp(name, "???") != 0;
+}
+
 int ph_report_event_shown(const ph_event *e)
 {
     return !(e->flags & PH_EV_NONADDITIVE);

@@ -97,7 +97,7 @@ static const char *format_pc(const ph_report *r, double v, char *buf)
 static const char *where_of(const ph_profile *p, const ph_func *f)
 {
     if (f->file && f->file->name &&
-        strcmp(ph_str_get(p, f->file->name), "???") != 0)
+        ph_report_file_known(ph_str_get(p, f->file->name)))
         return ph_report_base(ph_str_get(p, f->file->name));
     if (f->object && f->object->name)
         return ph_report_base(ph_str_get(p, f->object->name));

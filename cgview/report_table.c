@@ -36,7 +36,7 @@ static const char *entry_where(const ph_report *r, const ph_entry *e)
     if (r->topts.group != PH_GROUP_FUNCTION || e->is_cycle ||
         r->topts.lines)
         return "";
-    if (e->file && e->file[0] && strcmp(e->file, "???") != 0)
+    if (ph_report_file_known(e->file))
         return ph_report_base(e->file);
     if (e->object && e->object[0])
         return ph_report_base(e->object);
