@@ -98,10 +98,8 @@ static void push_sample(build *b, uint32_t node, const void *values,
  * what their shares among a function's nodes left over, grow as they are
  * found. */
 #define COST_BLOCK 65536           /* bytes of the first block */
-/* Blocks double up to this size.  From a huge page on they are whole huge
- * pages (ph_xmalloc_huge): in 4 KiB pages, a page fault every 40 vectors
- * (13 events) cost more than the work done on them. */
-#define COST_BLOCK_BYTES (2 * PH_HUGE_PAGE)
+/* Blocks double up to this size. */
+#define COST_BLOCK_BYTES ((size_t)4 << 20)
 
 typedef struct cost_blocks {
     unsigned char **block;
@@ -122,9 +120,7 @@ static unsigned char *cost_room(cost_blocks *c, size_t n)
         if (bytes < n)
             bytes = n;             /* a block of its own */
         c->block = ph_xrealloc(c->block, (c->nblocks + 1) * sizeof *c->block);
-        c->next = c->block[c->nblocks++] = bytes < PH_HUGE_PAGE
-                                               ? ph_xmalloc(bytes)
-                                               : ph_xmalloc_huge(bytes);
+        c->next = c->block[c->nblocks++] = ph_xmalloc(bytes);
         c->room = bytes;
     }
     return c->next;

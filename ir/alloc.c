@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "io.h"
@@ -116,27 +115,14 @@ void ph_oom(void)
     exit(1);
 }
 
-/* Big tables (interned strings, compressed-name ids, function maps) are
- * read in random order; with 4 KiB pages nearly every lookup also misses
- * the TLB, which costs most in a virtual machine.  Blocks from BIG_BLOCK
- * up are asked for as transparent huge pages: only a hint, and an untouched
- * 2 MiB stays unbacked as before. */
-#define BIG_BLOCK ((size_t)4 << 20)
-
-void ph_advise_huge(void *q, size_t n)
-{
-#ifdef MADV_HUGEPAGE
-    uintptr_t mask = ~(uintptr_t)(PH_HUGE_PAGE - 1);
-    uintptr_t a = ((uintptr_t)q + PH_HUGE_PAGE - 1) & mask;
-    uintptr_t z = ((uintptr_t)q + n) & mask;
-    if (z > a)
-        (void)madvise((void *)a, (size_t)(z - a), MADV_HUGEPAGE);
-#else
-    (void)q;
-    (void)n;
-#endif
-}
-
+/* No block asks for transparent huge pages (MADV_HUGEPAGE).  On the
+ * virtual machines profhub is measured on, the first write to a huge page
+ * new to the process runs at 0.45-0.8 GB/s (the host backs memory the
+ * guest gave back only when it is used again), to 4 KiB pages at
+ * 2.8 GB/s: asking cost every big command 5-30% of its wall time, and the
+ * TLB misses it saved were within the noise (tests/bench/README.md,
+ * nineteenth round).  A system with huge pages always on still gives
+ * them. */
 void *ph_xmalloc(size_t n)
 {
     if (!ph_mem_allows(n))
@@ -144,19 +130,6 @@ void *ph_xmalloc(size_t n)
     void *q = malloc(n ? n : 1);
     if (!q)
         ph_oom();
-    if (n >= BIG_BLOCK)
-        ph_advise_huge(q, n);
-    return q;
-}
-
-void *ph_xmalloc_huge(size_t n)
-{
-    void *q = NULL;
-    if (!ph_mem_allows(n))
-        ph_oom();
-    if (posix_memalign(&q, PH_HUGE_PAGE, n ? n : 1) != 0)
-        ph_oom();
-    ph_advise_huge(q, n);
     return q;
 }
 
@@ -173,8 +146,6 @@ void *ph_xcalloc(size_t n, size_t size)
     void *q = calloc(n ? n : 1, size ? size : 1);
     if (!q)
         ph_oom();
-    if (n * size >= BIG_BLOCK)
-        ph_advise_huge(q, n * size);
     return q;
 }
 
@@ -189,32 +160,18 @@ void *ph_xcalloc_written(size_t n, size_t size)
         ph_oom();
     if (n * size < FRESH_ZEROS)
         return ph_xcalloc(n, size);
-    void *q = ph_xmalloc(n * size);     /* huge pages asked for first */
+    void *q = ph_xmalloc(n * size);
     memset(q, 0, n * size);
     return q;
 }
 
-/* A big block that more than doubles (an array reserved at its bound)
- * is copied into whole huge pages: realloc would write the copy, or the
- * unaligned start of the new room, in 4 KiB page faults.  One that
- * doubles keeps realloc, which moves its pages without a copy. */
 void *ph_xrealloc(void *p, size_t n)
 {
-    size_t old = n >= BIG_BLOCK && p ? malloc_usable_size(p) : 0;
-    if (n >= BIG_BLOCK && old < n / 2) {
-        void *q = ph_xmalloc_huge(n);
-        if (old)
-            memcpy(q, p, old);
-        free(p);
-        return q;
-    }
     if (!ph_mem_allows(n))
         ph_oom();
     void *q = realloc(p, n ? n : 1);
     if (!q)
         ph_oom();
-    if (n >= BIG_BLOCK)
-        ph_advise_huge(q, n);
     return q;
 }
 

@@ -1,8 +1,8 @@
 /* arena.c -- the per-profile arena: a chain of blocks (a page first, then
  * doubling up to 2 MiB), bump allocation with alignment, and mark/rewind
  * so a half-built record can be dropped.  Freed in one go with the profile.
- * Blocks of 2 MiB are aligned to 2 MiB and asked for as huge pages: a big
- * profile then takes one page fault per 2 MiB instead of 512.
+ * Full-size blocks come from the profile's stock when it has one
+ * (stock.h: their pages written by another thread).
  */
 #include "config.h"
 
@@ -45,7 +45,7 @@ static ph_arena_block *new_block(ph_arena *a, size_t bytes)
 {
     if (bytes == PH_ARENA_MAX_BLOCK)
         return ph_stock_block(a->stock);
-    return bytes < PH_HUGE_PAGE ? ph_xmalloc(bytes) : ph_xmalloc_huge(bytes);
+    return ph_xmalloc(bytes);
 }
 
 /* Start a new block able to hold n bytes at alignment align. */

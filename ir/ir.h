@@ -72,12 +72,6 @@ PH_API void *ph_xcalloc(size_t n, size_t size);
  * table's slots, sums): a page then faults once, not twice (alloc.c). */
 PH_API void *ph_xcalloc_written(size_t n, size_t size);
 PH_API void *ph_xrealloc(void *p, size_t n);
-/* n bytes (not zeroed) at a huge page's boundary, asked for as
- * transparent huge pages: a block of whole huge pages then takes one page
- * fault per PH_HUGE_PAGE, none of 4 KiB at unaligned ends.  free() frees
- * it. */
-#define PH_HUGE_PAGE ((size_t)2 << 20)
-PH_API void *ph_xmalloc_huge(size_t n);
 /* p grown from old to n bytes, the new ones zero.  A big one is a fresh
  * calloc with the old bytes copied in: its zero pages are not touched
  * until used (realloc and memset would touch all of them at once). */
@@ -127,7 +121,7 @@ PH_API void ph_qsort_top(void *base, size_t n, size_t size, size_t top,
 PH_API ph_profile *ph_profile_new(void);
 PH_API void ph_profile_free(ph_profile *p);
 /* Once a profile is built: what its arenas hold in reserve goes back to
- * the system (a block's unused tail, up to a huge page per arena). */
+ * the system (the pages of a block's unused tail it has written). */
 PH_API void ph_profile_trim(ph_profile *p);
 
 /* Memory from the profile's arena, aligned for any type, zeroed.  Freed with

@@ -59,8 +59,8 @@ int ph_arena_grow_last(ph_arena *a, const void *end, size_t n);
  * new_end on (new_end <= end).  Nothing happens if it is not the newest. */
 void ph_arena_shrink_last(ph_arena *a, const void *end, const void *new_end);
 /* The pages of the newest block past its last byte in use go back to the
- * system; used later, they read as zeros.  A block is a huge page whose
- * untouched tail is resident all the same. */
+ * system; used later, they read as zeros.  A block from the stock is
+ * resident whole (stock.h). */
 void ph_arena_trim(ph_arena *a);
 /* Bytes held by the arena's blocks. */
 size_t ph_arena_size(const ph_arena *a);
@@ -103,10 +103,6 @@ typedef struct ph_htab {
 void ph_htab_init(ph_htab *t, size_t cap);
 void ph_htab_free(ph_htab *t);
 void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
-
-/* Ask for transparent huge pages on the 2 MiB pages inside q..q+n (alloc.c;
- * ph_x*alloc do it for big blocks). */
-void ph_advise_huge(void *q, size_t n);
 
 /* Mixing of integers into a hash (ph_hash_bytes: hash.h). */
 static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)

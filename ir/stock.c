@@ -1,4 +1,4 @@
-/* stock.c -- huge blocks whose pages another thread has written (stock.h).
+/* stock.c -- big blocks whose pages another thread has written (stock.h).
  * A few slots, each empty or holding one block, filled and emptied with
  * atomic exchanges: the filler and the taker never wait for each other.
  * A stock with a thread of its own wakes it at each block asked for. */
@@ -88,19 +88,27 @@ void ph_stock_free(ph_stock *s)
     free(s);
 }
 
+/* A block aligned to its size (the tree cuts chunks aligned to theirs
+ * from it: tree.c), or NULL. */
+static void *new_block(void)
+{
+    void *q = NULL;
+    if (!ph_mem_allows(PH_ARENA_MAX_BLOCK) ||
+        posix_memalign(&q, PH_ARENA_MAX_BLOCK, PH_ARENA_MAX_BLOCK) != 0)
+        return NULL;
+    return q;
+}
+
 int ph_stock_fill(ph_stock *s)
 {
     for (int i = 0; i < STOCK_SLOTS; i++) {
         if (__atomic_load_n(&s->slot[i], __ATOMIC_ACQUIRE))
             continue;
         /* counted now, as the arena would count it */
-        void *q = NULL;
-        if (!ph_mem_allows(PH_ARENA_MAX_BLOCK) ||
-            posix_memalign(&q, PH_HUGE_PAGE, PH_ARENA_MAX_BLOCK) != 0)
+        void *q = new_block();
+        if (!q)
             return 0;
-        ph_advise_huge(q, PH_ARENA_MAX_BLOCK);
-        /* a write per small page: the fault of a huge page, or of each
-         * small one where the system gives no huge pages */
+        /* a write per page: its fault taken here, not by the reader */
         for (size_t at = 0; at < PH_ARENA_MAX_BLOCK; at += 4096)
             ((volatile char *)q)[at] = 0;
         void *none = NULL;
@@ -130,7 +138,9 @@ void *ph_stock_take(ph_stock *s)
 void *ph_stock_block(ph_stock *s)
 {
     void *q = s ? ph_stock_take(s) : NULL;
-    return q ? q : ph_xmalloc_huge(PH_ARENA_MAX_BLOCK);
+    if (!q && !(q = new_block()))
+        ph_oom();
+    return q;
 }
 
 size_t ph_stock_asked(const ph_stock *s)

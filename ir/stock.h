@@ -1,8 +1,9 @@
-/* stock.h -- huge blocks made ready by a thread with time to spare.  On the
+/* stock.h -- big blocks made ready by a thread with time to spare.  On the
  * virtual machines profhub is measured on, the first write to memory new
- * to a process runs at 0.6-1 GB/s (the host backs a guest's page only when
- * it is used): a sixth of the callgrind reader's thread, a tenth of the
- * pprof reader's, went to faulting in the arenas' blocks.  Another thread
+ * to a process is slow (the host backs a guest's page only when it is
+ * used; 0.3-2.8 GB/s in 4 KiB pages, by the host): a sixth of the callgrind
+ * reader's thread, a tenth of the pprof reader's, went to faulting in the
+ * arenas' blocks.  Another thread
  * writes the pages of the next block while the reader works, and the
  * profile's arenas take their full-size blocks from the stock before
  * asking the system. */
@@ -25,11 +26,12 @@ void ph_stock_free(ph_stock *s);
 /* One more block ready, its pages written: 1, or 0 when the stock is full
  * or the memory limit or the system said no.  Any thread. */
 int ph_stock_fill(ph_stock *s);
-/* A ready block of PH_ARENA_MAX_BLOCK bytes, aligned to a huge page,
- * freed with free(); NULL when none is.  Any thread. */
+/* A ready block of PH_ARENA_MAX_BLOCK bytes, aligned to its size, freed
+ * with free(); NULL when none is.  Any thread. */
 void *ph_stock_take(ph_stock *s);
-/* A block of PH_ARENA_MAX_BLOCK bytes for a profile: s's ready one, else
- * a new one from the system (s may be NULL). */
+/* A block of PH_ARENA_MAX_BLOCK bytes, aligned to its size, for a
+ * profile: s's ready one, else a new one from the system (s may be
+ * NULL). */
 void *ph_stock_block(ph_stock *s);
 /* How many times ph_stock_take was called: the blocks the arenas made. */
 size_t ph_stock_asked(const ph_stock *s);

@@ -18,9 +18,8 @@
 
 #define CHUNK_BYTES (PH_NODE_CHUNK * sizeof(ph_node))
 /* The first chunks are blocks of their own (a small tree stays small);
- * later ones are cut from huge blocks of PH_ARENA_MAX_BLOCK, a fault per
- * 32 chunks, not 16 per chunk, and taken from the profile's stock when it
- * has one. */
+ * later ones are cut from blocks of PH_ARENA_MAX_BLOCK, taken from the
+ * profile's stock when it has one (their pages written already). */
 #define OWN_CHUNKS 32
 #define CHUNKS_PER_BLOCK (PH_ARENA_MAX_BLOCK / CHUNK_BYTES)
 

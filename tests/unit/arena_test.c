@@ -159,7 +159,7 @@ static void test_stock(void)
     CU_ASSERT_EQUAL(ph_stock_fill(s), 0);       /* full */
     unsigned char *ready = ph_stock_take(s);
     CU_ASSERT_PTR_NOT_NULL_FATAL(ready);
-    CU_ASSERT_EQUAL((uintptr_t)ready % PH_HUGE_PAGE, 0);
+    CU_ASSERT_EQUAL((uintptr_t)ready % PH_ARENA_MAX_BLOCK, 0);
     ready[PH_ARENA_MAX_BLOCK - 1] = 1;          /* all of it is ours */
     free(ready);
     CU_ASSERT_EQUAL(ph_stock_fill(s), 1);
