@@ -22,7 +22,8 @@ void ph_out_strings_init(ph_out_strings *t, const ph_profile *p)
 {
     memset(t, 0, sizeof *t);
     t->p = p;
-    t->by_str = ph_xcalloc((size_t)ph_str_count(p) + 1, sizeof *t->by_str);
+    t->by_str = ph_xcalloc_written((size_t)ph_str_count(p) + 1,
+                                   sizeof *t->by_str);
     add_entry(t, 0, "");
 }
 

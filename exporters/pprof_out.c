@@ -465,7 +465,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     ph_out_strings_init(&w.tab, p);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
-    w.loc_of = ph_xcalloc(w.st->nnodes + 1, sizeof *w.loc_of);
+    w.loc_of = ph_xcalloc_written(w.st->nnodes + 1, sizeof *w.loc_of);
     /* room for a location per node without inlined frames, so that the
      * arrays are not copied as they grow (pages never used are never
      * touched) */

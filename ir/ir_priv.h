@@ -278,7 +278,7 @@ static inline ph_node *ph_node_by_id(const ph_profile *p, uint32_t id)
     return p->chunks[id / PH_NODE_PER_CHUNK] + 1 + id % PH_NODE_PER_CHUNK;
 }
 void ph_calls_free(ph_profile *p);
-/* Make sure p->fx holds an entry for function id. */
+/* Make sure p->fx holds an entry for new function id, zero. */
 void ph_funcx_reserve(ph_profile *p, uint32_t id);
 
 /* Whether f has any rows (rows.c). */

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir_priv.h"
 
@@ -29,6 +30,10 @@ void ph_funcx_reserve(ph_profile *p, uint32_t id)
     void *arr = p->fx;
     ph_array_reserve(&arr, &p->fxcap, id, sizeof *p->fx);
     p->fx = arr;
+    /* written now (it reads as zeros already): read first, a fresh page
+     * maps the zero page and the reader's first write faults again
+     * (ph_xcalloc_written) */
+    memset(&p->fx[id - 1], 0, sizeof *p->fx);
 }
 
 ph_object *ph_object_get(ph_profile *p, ph_str name)
