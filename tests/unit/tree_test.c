@@ -1,6 +1,6 @@
 /* tree_test.c -- CUnit suite for ir/tree.c: finding and creating
  * children, dense ids and depths, child and sample order, copied labels,
- * nodes in chunks of their own and cut from huge blocks.
+ * nodes in chunks of their own and cut from full-size blocks.
  */
 #include "config.h"
 
@@ -79,8 +79,8 @@ static void test_deep(void)
 }
 
 /* 400,000 nodes: the first chunks are blocks of their own, the others cut
- * from huge blocks (one of them from a stock): every node is found again
- * by its id, and its id from its address. */
+ * from full-size blocks (one of them from a stock): every node is found
+ * again by its id, and its id from its address. */
 static void test_many_nodes(void)
 {
     enum { N = 400000 };
