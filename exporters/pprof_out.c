@@ -149,8 +149,8 @@ static size_t location_top(const writer *w, uint32_t i, uint32_t *top)
 
 /* Node i's location key (depth frames, top its outermost node) into k;
  * returns its length.  Its functions are there by ph_func id: their ids in
- * the file are made when a location is new, and written from these
- * (write_locations). */
+ * the file are given as write_locations meets them, locations in the
+ * order they were made, each innermost frame first. */
 static size_t location_key(const writer *w, uint32_t i, uint32_t top,
                            size_t depth, unsigned char *k)
 {
@@ -221,12 +221,7 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
             return w->loc_of[i].loc = (uint32_t)li + 1;
         j = (j + 1) & w->lmask;
     }
-    /* A new location: its functions get their ids in the file (in the
-     * order locations first name them). */
-    for (uint32_t d = 0, m = i; d < depth; d++) {
-        function_id(w, w->st->nodes[m].func);
-        m = w->st->nodes[m].parent ? w->st->nodes[m].parent - 1 : m;
-    }
+    /* A new location. */
     if (w->nlocs == w->loccap) {
         w->loccap = w->loccap ? 2 * w->loccap : 1024;
         w->key_at = ph_xrealloc(w->key_at,
@@ -396,7 +391,7 @@ static void write_locations(writer *w, ph_pb_out *ob)
             k = ph_get_varint(k, end, &ln);
             line->n = 0;
             ph_pb_msg_varint(line, PH_PPROF_LINE_FUNCTION_ID,
-                             w->func_id[fid]);
+                             function_id(w, ph_func_at(w->p, fid - 1)));
             ph_pb_msg_varint(line, PH_PPROF_LINE_LINE, ln);
             ph_pb_msg_bytes(m, PH_PPROF_LOCATION_LINE, line->b, line->n);
         }

@@ -12,8 +12,8 @@
 # usage: apart.sh [-n PAIRS] [-s SECONDS] PROFHUB_A PROFHUB_B ARGS...
 #   runs "PROFHUB_A ARGS" and "PROFHUB_B ARGS" PAIRS times each (default
 #   6), sleeping SECONDS (default 3) before each run; prints the median,
-#   least and most wall seconds, the mean user and system seconds and the
-#   median peak resident memory of each, and the ratio of the medians.
+#   least and most wall seconds, the mean user and system seconds, the
+#   median run's peak resident memory, and the ratio of the medians.
 set -eu
 
 pairs=6 pause=3
@@ -27,7 +27,8 @@ done
 [ $# -ge 3 ] || { sed -n '12,16p' "$0" >&2; exit 2; }
 a=$1 b=$2
 shift 2
-[ -x /usr/bin/time ] || { echo "$0: GNU time missing (apt-get install time)" >&2; exit 1; }
+[ -x /usr/bin/time ] ||
+    { echo "$0: GNU time missing (apt-get install time)" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apart.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -46,18 +47,21 @@ while [ $i -lt "$pairs" ]; do
     i=$((i + 1))
 done
 
-summary() {     # summary SIDE: median wall (least, most), means, peak
-    sort -n "$tmp/$1" | awk -v side="$1" '
-        { w[NR] = $1; u += $2; s += $3; m[NR] = $4 }
-        END {
-            h = int((NR + 1) / 2)
+# Per side: median wall (least, most), mean user and system, the median
+# run's peak; then the ratio of the medians.
+sort -n "$tmp/A" >"$tmp/A.sorted"
+sort -n "$tmp/B" >"$tmp/B.sorted"
+awk '
+    FNR == 1 { side = FILENAME; sub(/.*\//, "", side); sub(/\..*/, "", side) }
+    { w[side, FNR] = $1; u[side] += $2; s[side] += $3; m[side, FNR] = $4
+      n[side] = FNR }
+    END {
+        for (k = 0; k < 2; k++) {
+            d = k ? "B" : "A"; h = int((n[d] + 1) / 2); med[d] = w[d, h]
             printf "%s: wall %.2f s (%.2f-%.2f), user %.2f s, system %.2f s, " \
-                   "peak %.1f MiB\n", side, w[h], w[1], w[NR], u / NR, s / NR,
-                   m[h] / 1024
-            print w[h] > "'"$tmp"'/median." side
-        }'
-}
-summary A
-summary B
-awk -v a="$(cat "$tmp/median.A")" -v b="$(cat "$tmp/median.B")" \
-    'BEGIN { if (b > 0) printf "A/B wall (medians): %.2f\n", a / b }'
+                   "peak %.1f MiB\n", d, w[d, h], w[d, 1], w[d, n[d]],
+                   u[d] / n[d], s[d] / n[d], m[d, h] / 1024
+        }
+        if (med["B"] > 0)
+            printf "A/B wall (medians): %.2f\n", med["A"] / med["B"]
+    }' "$tmp/A.sorted" "$tmp/B.sorted"
