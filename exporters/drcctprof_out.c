@@ -369,9 +369,13 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out)
     memset(&w, 0, sizeof w);
     w.p = p;
     drcctprof__profile__profile__init(&w.pb);
-    w.st = ph_stacks_of(p);
-    ph_stacks_warn(w.st, out);
     ph_out_strings_init(&w.tab, p);
+    /* the functions' names, the metric types, the samples, the tables,
+     * then the other strings */
+    ph_pb_out ob;
+    ph_pb_out_init(&ob, out);
+    w.st = ph_out_names_and_view(&w.tab, &ob, PH_DRCC_STRING_TABLE);
+    ph_stacks_warn(w.st, out);
     w.factor = ph_xcalloc(ph_event_nreal(p) + 1, sizeof *w.factor);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.funcs = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.funcs);
@@ -379,9 +383,6 @@ int ph_drcctprof_write(const ph_profile *p, ph_output *out)
     w.file_name = ph_xcalloc(ph_file_count(p) + 1, sizeof *w.file_name);
     write_metric_types(&w, out);
     make_contexts(&w, out);
-    /* The metric types, the samples, the tables, then the strings. */
-    ph_pb_out ob;
-    ph_pb_out_init(&ob, out);
     for (size_t i = 0; i < w.pb.n_metric_type; i++)
         ph_pb_out_field(&ob, PH_DRCC_METRIC_TYPE, &w.pb.metric_type[i]->base);
     write_samples(&w, &ob, out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "exporters/out_strings.h"
+#include "ir/jobs.h"
 
 static int64_t add_entry(ph_out_strings *t, ph_str s, const char *own)
 {
@@ -47,17 +48,43 @@ int64_t ph_out_text(ph_out_strings *t, const char *text)
     return add_entry(t, 0, text);
 }
 
-void ph_out_strings_write(const ph_out_strings *t, ph_pb_out *ob,
-                          unsigned field)
+void ph_out_strings_write(ph_out_strings *t, ph_pb_out *ob, unsigned field)
 {
     char *buf = NULL;
     size_t cap = 0;
-    for (size_t i = 0; i < t->n; i++) {
+    for (size_t i = t->written; i < t->n; i++) {
         const char *s = t->str[i] ? ph_str_text(t->p, t->str[i], &buf, &cap)
                                   : t->own[i];
         ph_pb_out_bytes(ob, field, s, strlen(s));
     }
+    t->written = t->n;
     free(buf);
+}
+
+typedef struct names_or_view {
+    ph_out_strings *t;
+    ph_pb_out *ob;
+    unsigned field;         /* the names' side; 0: the view's */
+    const ph_stacks *st;
+} names_or_view;
+
+static void names_or_view_run(void *arg)
+{
+    names_or_view *s = arg;
+    if (s->field)
+        ph_out_strings_write(s->t, s->ob, s->field);
+    else
+        s->st = ph_stacks_of(s->t->p);
+}
+
+const ph_stacks *ph_out_names_and_view(ph_out_strings *t, ph_pb_out *ob,
+                                       unsigned field)
+{
+    for (size_t i = 0; i < ph_func_count(t->p); i++)
+        ph_out_str(t, ph_func_at(t->p, i)->name);
+    names_or_view names = { t, ob, field, NULL }, view = { t, ob, 0, NULL };
+    ph_run_pair(names_or_view_run, &names, &view);
+    return view.st;
 }
 
 void ph_out_strings_free(ph_out_strings *t)

@@ -453,11 +453,17 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     perftools__profiles__profile__init(&pb);
     w.p = p;
     w.out = out;
-    w.st = ph_stacks_of(p);
     w.thread_key = -1;
+    ph_out_strings_init(&w.tab, p);
+    /* the functions' names, then the rest of the message and the other
+     * strings: a repeated field's occurrences may come anywhere in a
+     * message */
+    ph_output_set_gzip(out);
+    ph_pb_out ob;
+    ph_pb_out_init(&ob, out);
+    w.st = ph_out_names_and_view(&w.tab, &ob, PH_PPROF_STRING_TABLE);
     ph_stacks_warn(w.st, out);
     ph_event **evs = ph_out_events(p, out, &ne);
-    ph_out_strings_init(&w.tab, p);
     w.func_id = ph_xcalloc(ph_func_count(p) + 1, sizeof *w.func_id);
     w.map_id = ph_xcalloc(ph_object_count(p) + 1, sizeof *w.map_id);
     w.loc_of = ph_xcalloc_written(w.st->nnodes + 1, sizeof *w.loc_of);
@@ -476,11 +482,7 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     fill_header(&w, &pb, evs, ne);
 
     /* The sample types, the samples, the locations and functions they
-     * named, the rest of the message, and the strings all of it named:
-     * a repeated field's occurrences may come anywhere in a message. */
-    ph_output_set_gzip(out);
-    ph_pb_out ob;
-    ph_pb_out_init(&ob, out);
+     * named, the rest of the message, and the other strings. */
     for (size_t i = 0; i < pb.n_sample_type; i++)
         ph_pb_out_field(&ob, PH_PPROF_SAMPLE_TYPE, &pb.sample_type[i]->base);
     write_samples(&w, &ob, evs, ne);
@@ -499,7 +501,6 @@ int ph_pprof_write(const ph_profile *p, ph_output *out)
     pb.n_sample_type = 0;         /* written first */
     ph_pb_out_message(&ob, &pb.base);
     pb.n_sample_type = ntypes;
-    /* the strings all of it named */
     ph_out_strings_write(&w.tab, &ob, PH_PPROF_STRING_TABLE);
     free_writer(&w, &pb);
     free(evs);
