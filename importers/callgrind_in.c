@@ -439,7 +439,8 @@ static int tok_pos(uint8_t kind, uint64_t v, uint64_t last, uint64_t *out)
 
 /* do_cost on a line the look-ahead threads tokenized: 1 when done, 0 when
  * the line needs the ordinary parser (nothing has changed then). */
-static int do_cost_tokens(ph_cgread *r, const ph_cgline *l)
+static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
+                          const uint8_t *kind)
 {
     uint64_t addr = 0, line = 0;
     unsigned i = 0, n;
@@ -447,27 +448,26 @@ static int do_cost_tokens(ph_cgread *r, const ph_cgline *l)
     if (!r->have_events)
         return 0;
     if (r->pos_instr) {
-        if (i >= l->ntok || !tok_pos(l->kind[i], l->val[i], r->last_addr,
-                                     &addr))
+        if (i >= ntok || !tok_pos(kind[i], val[i], r->last_addr, &addr))
             return 0;
         i++;
     }
     if (r->pos_line) {
-        if (i >= l->ntok || !tok_pos(l->kind[i], l->val[i], r->last_line,
-                                     &line) || line > UINT32_MAX)
+        if (i >= ntok || !tok_pos(kind[i], val[i], r->last_line, &line) ||
+            line > UINT32_MAX)
             return 0;
         i++;
     }
-    if (l->ntok - i > (unsigned)r->ncol)
+    if (ntok - i > (unsigned)r->ncol)
         return 0;
-    for (n = 0; i < l->ntok; i++, n++) {
-        uint64_t v = l->val[i];
-        if (l->kind[i] == PH_CGTOK_MINUS) {
+    for (n = 0; i < ntok; i++, n++) {
+        uint64_t v = val[i];
+        if (kind[i] == PH_CGTOK_MINUS) {
             if (v > (uint64_t)INT64_MAX + 1)
                 return 0;
             r->col[n] = (int64_t)(0 - v);
         } else {
-            if (l->kind[i] == PH_CGTOK_SAME || v > (uint64_t)INT64_MAX)
+            if (kind[i] == PH_CGTOK_SAME || v > (uint64_t)INT64_MAX)
                 return 0;
             r->col[n] = (int64_t)v;
         }
@@ -603,7 +603,27 @@ static int fast_cost_line(ph_cgread *r)
     r->sc.e = e;
     r->sc.p = next;
     r->sc.lineno++;
-    return do_cost_tokens(r, &l) ? 1 : do_line(r) < 0 ? -1 : 1;
+    return do_cost_tokens(r, l.ntok, l.val, l.kind) ? 1
+           : do_line(r) < 0 ? -1 : 1;
+}
+
+/* The cost lines after the reader's line that the look-ahead threads
+ * tokenized, stored in one loop, up to one that needs the ordinary parser
+ * (ph_cgpipe_next then gives it with its text). */
+static void cost_run(ph_cgread *r, ph_cgpipe *pp)
+{
+    const uint8_t *ntok, *kind;
+    const uint64_t *val;
+    size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
+
+    for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++]) {
+        r->sc.lineno++;
+        if (!do_cost_tokens(r, ntok[i], val + t, kind + t)) {
+            r->sc.lineno--;
+            break;
+        }
+    }
+    ph_cgpipe_skip(pp, i, t);
 }
 
 int ph_cg_read_file(ph_input *in, ph_profile *p)
@@ -640,11 +660,13 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.hashed_name = l.name;
             r.hashed_len = l.name_len;
             r.hashes = &l.name_hashes;
-            if (!(l.ntok != PH_CGTOK_NONE && do_cost_tokens(&r, &l)) &&
+            if (!(l.ntok != PH_CGTOK_NONE &&
+                  do_cost_tokens(&r, l.ntok, l.val, l.kind)) &&
                 do_line(&r) < 0) {
                 rc = -1;
                 break;
             }
+            cost_run(&r, pp);
         }
         /* The serial scanner goes on from here: at the end, after an
          * error, or at a chunk with a NUL byte in it. */

@@ -512,6 +512,25 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
     return 1;
 }
 
+size_t ph_cgpipe_costs(const ph_cgpipe *pp, const uint8_t **ntok,
+                       const uint64_t **val, const uint8_t **kind)
+{
+    const chunk *c = pp->cur;
+
+    if (!c || pp->serial)
+        return 0;
+    *ntok = c->ntok + pp->line;
+    *val = c->val + pp->tok;
+    *kind = c->kind + pp->tok;
+    return c->nlines - pp->line;
+}
+
+void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks)
+{
+    pp->line += lines;
+    pp->tok += toks;
+}
+
 void ph_cgpipe_stop(ph_cgpipe *pp)
 {
     size_t i;

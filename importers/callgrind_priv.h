@@ -76,6 +76,14 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
+/* The lines of the current chunk after the one ph_cgpipe_next gave: how
+ * many, their token counts (PH_CGTOK_NONE: not a cost line the threads
+ * read) and their tokens, end to end; 0 when the reader reads the chunk
+ * itself.  ph_cgpipe_skip then moves past the first `lines` of them,
+ * with `toks` tokens. */
+size_t ph_cgpipe_costs(const ph_cgpipe *pp, const uint8_t **ntok,
+                       const uint64_t **val, const uint8_t **kind);
+void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks);
 void ph_cgpipe_stop(ph_cgpipe *pp);
 /* Blocks its threads make ready for the profile's arenas (ir/stock.h), or
  * NULL. */
