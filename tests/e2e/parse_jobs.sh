@@ -2,7 +2,8 @@
 # parse_jobs.sh -- the callgrind reader's look-ahead threads (--jobs N,
 # PROFHUB_JOBS) give byte for byte what one thread gives: summary, info and
 # the callgrind file convert writes (rows, calls and jumps in their order),
-# on every real sample, on a multi-megabyte file valgrind makes here, and
+# and the pprof and DrCCTProf files (whose string tables start with the
+# functions' names, written by a second thread), on every real sample, on a multi-megabyte file valgrind makes here, and
 # on copies of that file with a bad cost line, a NUL byte or CRLF line ends
 # half-way through (exact errors).  So does diff, which reads its two files
 # and builds their tables side by side: its report, and its errors in the
@@ -40,6 +41,12 @@ same() {
         { ph $j summary -n 0 "$1"; echo "status $?"
           ph $j info "$1"; echo "status $?"
           ph $j convert -t callgrind -o - "$1"; echo "status $?"
+          for to in pprof drcctprof; do
+              # to a file: the warnings come before its bytes however the
+              # threads write them
+              ph $j convert -t $to -o "$tmp/$to.$j" "$1"; echo "status $?"
+              cat "$tmp/$to.$j" 2>/dev/null
+          done
         } >"$tmp/out.$j" 2>&1
     done
     same_runs "$1"
