@@ -381,29 +381,47 @@ const ph_call *ph_calls_all(ph_call_iter *it, const ph_profile *p)
  * call_in[call_in_start[i - 1] .. call_in_start[i]) are (caller id << 32
  * | offset of the record in the caller's block), in caller id order, then
  * order added. */
+/* The callee id (0: none) of the call record at pos of block b, with
+ * the offset after the record in *next: decode_call's steps, the costs
+ * stepped over rather than read. */
+static uint64_t callee_at(const ph_recblock *b, size_t pos, size_t *next)
+{
+    const unsigned char *s = b->data + pos, *end = b->data + b->len;
+    uint64_t head, v, callee;
+    s = ph_get_varint(s, end, &head);
+    for (int k = 0; k < 3; k++)       /* the site: addr, line, file */
+        s = ph_get_varint(s, end, &v);
+    s = ph_get_varint(s, end, &callee);
+    for (int k = 0; k < 3; k++)       /* target addr and line, count */
+        s = ph_get_varint(s, end, &v);
+    if (head & 1) {
+        s = ph_get_varint(s, end, &v);
+        s = ph_costs_get(s, end, NULL, 0);
+    }
+    *next = (size_t)(s - b->data);
+    return callee;
+}
+
 static void build_in_index(ph_profile *p)
 {
-    size_t nf = p->funcs.n, i, *start;
-    uint64_t *in;
-    ph_call_iter it;
-    const ph_call *c;
+    size_t nf = p->funcs.n, i, pos, next, *start;
+    uint64_t *in, callee;
     start = ph_xcalloc(nf + 2, sizeof *start);
     in = ph_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *in);
-    for (c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        if (c->callee)
-            start[c->callee->id + 1]++;
+    for (i = 1; i <= nf; i++) {
+        const ph_recblock *b = p->fx[i - 1].calls;
+        for (pos = 0; b && pos < b->len; pos = next)
+            if ((callee = callee_at(b, pos, &next)) && callee <= nf)
+                start[callee + 1]++;
+    }
     for (i = 1; i <= nf + 1; i++)
         start[i] += start[i - 1];
     /* start[id] is now the fill position of callee id */
     for (i = 1; i <= nf; i++) {
         const ph_recblock *b = p->fx[i - 1].calls;
-        size_t pos = 0;
-        while (b && pos < b->len) {
-            size_t next = decode_call(&it, (uint32_t)i, pos);
-            if (it.call.callee)
-                in[start[it.call.callee->id]++] = (uint64_t)i << 32 | pos;
-            pos = next;
-        }
+        for (pos = 0; b && pos < b->len; pos = next)
+            if ((callee = callee_at(b, pos, &next)) && callee <= nf)
+                in[start[callee]++] = (uint64_t)i << 32 | pos;
     }
     p->call_in = in;
     p->call_in_start = start;
