@@ -437,6 +437,19 @@ static int tok_pos(uint8_t kind, uint64_t v, uint64_t last, uint64_t *out)
     return 1;
 }
 
+/* Whether n cost tokens are plain counts: no sign, no "*", at most
+ * INT64_MAX. */
+static int plain_counts(const uint8_t *kind, const uint64_t *val, unsigned n)
+{
+    unsigned odd = 0;
+    uint64_t all = 0;
+    for (unsigned k = 0; k < n; k++) {
+        odd |= kind[k] != PH_CGTOK_ABS && kind[k] != PH_CGTOK_PLUS;
+        all |= val[k];
+    }
+    return !odd && all <= (uint64_t)INT64_MAX;
+}
+
 /* do_cost on a line the look-ahead threads tokenized: 1 when done, 0 when
  * the line needs the ordinary parser (nothing has changed then). */
 static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
@@ -460,6 +473,15 @@ static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
     }
     if (ntok - i > (unsigned)r->ncol)
         return 0;
+    if (r->identity && r->pend == PEND_NONE && r->fn &&
+        plain_counts(kind + i, val + i, ntok - i)) {
+        /* apply_cost's row, its columns its slots (ncol <= nreal) */
+        r->last_addr = addr;
+        r->last_line = line;
+        ph_row_add_counts(r->p, r->fn, r->part, addr, (uint32_t)line, r->fi,
+                          val + i, ntok - i, r->sum);
+        return 1;
+    }
     for (n = 0; i < ntok; i++, n++) {
         uint64_t v = val[i];
         if (kind[i] == PH_CGTOK_MINUS) {

@@ -412,6 +412,12 @@ typedef struct ph_row {
 PH_API void ph_row_add(ph_profile *p, ph_func *f, ph_part *part,
                        uint64_t addr, uint32_t line, ph_file *file,
                        const int64_t *cost, size_t n);
+/* The same for n counts (each at most INT64_MAX), each also added to
+ * sum[i]: a reader that checks its file's totals. */
+PH_API void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
+                              uint64_t addr, uint32_t line, ph_file *file,
+                              const uint64_t *count, size_t n,
+                              uint64_t *sum);
 
 /* Iterate the rows of f in part (part NULL: every part in turn).
  *   ph_row_iter it; ph_row r;

@@ -183,7 +183,10 @@ size_t ph_costs_room_max(size_t n)
     return 1 + (n + 6) / 7 + 10 * n;
 }
 
-unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
+/* ph_costs_put, each value also added to sum[i] when sum is not NULL
+ * (inlined: the test goes away where sum is NULL). */
+static inline unsigned char *pack_costs(unsigned char *d, const int64_t *cost,
+                                        size_t n, uint64_t *sum)
 {
     unsigned char *start = d, *last_mask = NULL, *end = d;
     size_t g;
@@ -193,9 +196,12 @@ unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
         unsigned char *mask = d++;
         unsigned m = 0, k, lim = (unsigned)(n - g < 7 ? n - g : 7);
         for (k = 0; k < lim; k++) {
-            if (cost[g + k]) {
+            int64_t v = cost[g + k];
+            if (sum)
+                sum[g + k] += (uint64_t)v;
+            if (v) {
                 m |= 1u << k;
-                d = ph_put_varint(d, ph_zigzag(cost[g + k]));
+                d = ph_put_varint(d, ph_zigzag(v));
             }
         }
         *mask = (unsigned char)(m | 0x80);
@@ -212,8 +218,15 @@ unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
     return end;
 }
 
-void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
-                uint32_t line, ph_file *file, const int64_t *cost, size_t n)
+unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
+{
+    return pack_costs(d, cost, n, NULL);
+}
+
+/* A row of n costs (sum: see pack_costs). */
+static inline void add_row(ph_profile *p, ph_func *f, ph_part *part,
+                           uint64_t addr, uint32_t line, ph_file *file,
+                           const int64_t *cost, size_t n, uint64_t *sum)
 {
     ph_rowblock *b;
     rowchunk *c;
@@ -245,10 +258,24 @@ void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
     }
     b->last_addr = addr;
     b->last_line = line;
-    d = ph_costs_put(d, cost, n);
+    d = pack_costs(d, cost, n, sum);
     c->len = (size_t)(d - c->data);
     p->nrows++;
     ph_profile_invalidate(p);
+}
+
+void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
+                uint32_t line, ph_file *file, const int64_t *cost, size_t n)
+{
+    add_row(p, f, part, addr, line, file, cost, n, NULL);
+}
+
+void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
+                       uint64_t addr, uint32_t line, ph_file *file,
+                       const uint64_t *count, size_t n, uint64_t *sum)
+{
+    /* counts of at most INT64_MAX are the same values as int64_t */
+    add_row(p, f, part, addr, line, file, (const int64_t *)count, n, sum);
 }
 
 int ph_func_has_rows(const ph_profile *p, const ph_func *f)
