@@ -335,6 +335,27 @@ static size_t decode_call(ph_call_iter *it, uint32_t fid, size_t pos)
     return (size_t)(s - b->data);
 }
 
+/* The callee id (0: none) of the call record at pos of block b, with
+ * the offset after the record in *next: decode_call's steps through
+ * ph_call_add's layout, the costs stepped over rather than read. */
+static uint64_t callee_at(const ph_recblock *b, size_t pos, size_t *next)
+{
+    const unsigned char *s = b->data + pos, *end = b->data + b->len;
+    uint64_t head, v, callee;
+    s = ph_get_varint(s, end, &head);
+    for (int k = 0; k < 3; k++)       /* the site: addr, line, file */
+        s = ph_get_varint(s, end, &v);
+    s = ph_get_varint(s, end, &callee);
+    for (int k = 0; k < 3; k++)       /* target addr and line, count */
+        s = ph_get_varint(s, end, &v);
+    if (head & 1) {
+        s = ph_get_varint(s, end, &v);
+        s = ph_costs_get(s, end, NULL, 0);
+    }
+    *next = (size_t)(s - b->data);
+    return callee;
+}
+
 enum { ITER_OUT, ITER_ALL, ITER_IN };
 
 /* Step an out/all iterator to the next record, moving to the next
@@ -381,27 +402,6 @@ const ph_call *ph_calls_all(ph_call_iter *it, const ph_profile *p)
  * call_in[call_in_start[i - 1] .. call_in_start[i]) are (caller id << 32
  * | offset of the record in the caller's block), in caller id order, then
  * order added. */
-/* The callee id (0: none) of the call record at pos of block b, with
- * the offset after the record in *next: decode_call's steps, the costs
- * stepped over rather than read. */
-static uint64_t callee_at(const ph_recblock *b, size_t pos, size_t *next)
-{
-    const unsigned char *s = b->data + pos, *end = b->data + b->len;
-    uint64_t head, v, callee;
-    s = ph_get_varint(s, end, &head);
-    for (int k = 0; k < 3; k++)       /* the site: addr, line, file */
-        s = ph_get_varint(s, end, &v);
-    s = ph_get_varint(s, end, &callee);
-    for (int k = 0; k < 3; k++)       /* target addr and line, count */
-        s = ph_get_varint(s, end, &v);
-    if (head & 1) {
-        s = ph_get_varint(s, end, &v);
-        s = ph_costs_get(s, end, NULL, 0);
-    }
-    *next = (size_t)(s - b->data);
-    return callee;
-}
-
 static void build_in_index(ph_profile *p)
 {
     size_t nf = p->funcs.n, i, pos, next, *start;

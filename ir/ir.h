@@ -95,8 +95,8 @@ static inline int ph_costs_zero(const int64_t *v, size_t n)
 /* A cost vector of n values packed as the rows keep theirs (rows.c), for
  * code that holds many: the most bytes it may take, packing it at d
  * (returns the end of what was written), and reading it into v, zeroed
- * by the caller (columns at or beyond nreal skipped; returns the end of
- * what was read). */
+ * by the caller (columns at or beyond nreal skipped, v NULL when nreal
+ * is 0: stepping over it; returns the end of what was read). */
 PH_API size_t ph_costs_room_max(size_t n);
 PH_API unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost,
                                    size_t n);
