@@ -77,11 +77,25 @@ static void names_or_view_run(void *arg)
         s->st = ph_stacks_of(s->t->p);
 }
 
+/* Whether f has rows or makes calls: a function of flat data that the
+ * stack view shows (gprof's symbols without samples or arcs are not). */
+static int shown_flat(const ph_profile *p, const ph_func *f)
+{
+    ph_row_iter rows;
+    ph_row row;
+    ph_call_iter calls;
+    ph_row_iter_init(&rows, p, f, NULL);
+    return ph_row_next(&rows, &row) || ph_calls_out(&calls, p, f) != NULL;
+}
+
 const ph_stacks *ph_out_names_and_view(ph_out_strings *t, ph_pb_out *ob,
                                        unsigned field)
 {
-    for (size_t i = 0; i < ph_func_count(t->p); i++)
-        ph_out_str(t, ph_func_at(t->p, i)->name);
+    for (size_t i = 0; i < ph_func_count(t->p); i++) {
+        const ph_func *f = ph_func_at(t->p, i);
+        if (shown_flat(t->p, f))
+            ph_out_str(t, f->name);
+    }
     names_or_view names = { t, ob, field, NULL }, view = { t, ob, 0, NULL };
     ph_run_pair(names_or_view_run, &names, &view);
     return view.st;
