@@ -81,11 +81,8 @@ static void names_or_view_run(void *arg)
  * stack view shows (gprof's symbols without samples or arcs are not). */
 static int shown_flat(const ph_profile *p, const ph_func *f)
 {
-    ph_row_iter rows;
-    ph_row row;
     ph_call_iter calls;
-    ph_row_iter_init(&rows, p, f, NULL);
-    return ph_row_next(&rows, &row) || ph_calls_out(&calls, p, f) != NULL;
+    return ph_func_has_rows(p, f) || ph_calls_out(&calls, p, f) != NULL;
 }
 
 const ph_stacks *ph_out_names_and_view(ph_out_strings *t, ph_pb_out *ob,

@@ -34,10 +34,10 @@ void ph_out_strings_free(ph_out_strings *t);
 /* The table's next entries are the names of the functions with rows or
  * calls (a tree's functions are named as a writer meets them), written as
  * above by a second thread while this one builds the stack view
- * (ph_stacks_of),
- * which it returns: the names' text (a compound name is made from its
- * parts: --separate-callers names are 40% of a callgrind file) and a gzip
- * output's compression then take the processor the view leaves idle. */
+ * (ph_stacks_of), which it returns: the names' text (a compound name is
+ * made from its parts: --separate-callers names are 40% of a callgrind
+ * file) and a gzip output's compression then take the processor the view
+ * leaves idle. */
 const ph_stacks *ph_out_names_and_view(ph_out_strings *t, ph_pb_out *ob,
                                        unsigned field);
 

@@ -451,6 +451,8 @@ PH_API ph_part *ph_row_iter_part(const ph_row_iter *it);
  * callgrind's fi=, fe=); 0 when every row is in f->file, so that the
  * files f has code in are known without decoding its rows. */
 PH_API int ph_func_rows_elsewhere(const ph_profile *p, const ph_func *f);
+/* Whether f has any rows, in any part (none decoded). */
+PH_API int ph_func_has_rows(const ph_profile *p, const ph_func *f);
 
 /* ------------------------------------------------------------------ */
 /* Flat costs: calls and jumps                                        */

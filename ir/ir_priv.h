@@ -281,8 +281,6 @@ void ph_calls_free(ph_profile *p);
 /* Make sure p->fx holds an entry for new function id, zero. */
 void ph_funcx_reserve(ph_profile *p, uint32_t id);
 
-/* Whether f has any rows (rows.c). */
-int ph_func_has_rows(const ph_profile *p, const ph_func *f);
 /* Add every row of f in part index part (PH_ALL_PARTS: every part) to
  * acc, nreal values (rows.c). */
 void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,

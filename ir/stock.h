@@ -1,12 +1,11 @@
 /* stock.h -- big blocks made ready by a thread with time to spare.  On the
  * virtual machines profhub is measured on, the first write to memory new
  * to a process is slow (the host backs a guest's page only when it is
- * used; 0.3-2.8 GB/s in 4 KiB pages, by the host): a sixth of the callgrind
- * reader's thread, a tenth of the pprof reader's, went to faulting in the
- * arenas' blocks.  Another thread
- * writes the pages of the next block while the reader works, and the
- * profile's arenas take their full-size blocks from the stock before
- * asking the system. */
+ * used; 0.3-2.8 GB/s in 4 KiB pages, by the host): a sixth of the
+ * callgrind reader's thread, a tenth of the pprof reader's, went to
+ * faulting in the arenas' blocks.  Another thread writes the pages of the
+ * next block while the reader works, and the profile's arenas take their
+ * full-size blocks from the stock before asking the system. */
 #ifndef PH_STOCK_H
 #define PH_STOCK_H
 

@@ -3,9 +3,10 @@
 # PROFHUB_JOBS) give byte for byte what one thread gives: summary, info and
 # the callgrind file convert writes (rows, calls and jumps in their order),
 # and the pprof and DrCCTProf files (whose string tables start with the
-# functions' names, written by a second thread), on every real sample, on a multi-megabyte file valgrind makes here, and
-# on copies of that file with a bad cost line, a NUL byte or CRLF line ends
-# half-way through (exact errors).  So does diff, which reads its two files
+# functions' names, written by a second thread), on every real sample, on
+# a multi-megabyte file valgrind makes here, and on copies of that file
+# with a bad cost line, a NUL byte or CRLF line ends half-way through
+# (exact errors).  So does diff, which reads its two files
 # and builds their tables side by side: its report, and its errors in the
 # order of the files.  The pprof and DrCCTProf readers, whose memory
 # blocks another thread makes ready: the same, on the real samples and on

@@ -297,13 +297,14 @@ static void test_read_errors(void)
 /* ------------------------------------------------------------------ */
 /* Writing                                                            */
 
-static ph_profile *write_and_read(ph_profile *p, int (*wr)(const ph_profile *,
-                                  ph_output *),
-                                  int (*rd)(ph_input *, ph_profile *),
-                                  const char *name, ph_output **keep)
+/* p written by wr to a file of the test's (path, 64 bytes) and read back
+ * as bytes; with keep, the output is left open there instead (NULL). */
+static ph_input *write_file(ph_profile *p, int (*wr)(const ph_profile *,
+                            ph_output *), const char *name, char *path,
+                            ph_output **keep)
 {
-    char path[64], err[256];
-    snprintf(path, sizeof path, "/tmp/ph_unit_%d_%s", (int)getpid(), name);
+    char err[256];
+    snprintf(path, 64, "/tmp/ph_unit_%d_%s", (int)getpid(), name);
     ph_output *out = ph_output_open(path, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(out);
     CU_ASSERT_EQUAL(wr(p, out), 0);
@@ -314,6 +315,18 @@ static ph_profile *write_and_read(ph_profile *p, int (*wr)(const ph_profile *,
     CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
     ph_input *in = ph_input_open(path, err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    return in;
+}
+
+static ph_profile *write_and_read(ph_profile *p, int (*wr)(const ph_profile *,
+                                  ph_output *),
+                                  int (*rd)(ph_input *, ph_profile *),
+                                  const char *name, ph_output **keep)
+{
+    char path[64];
+    ph_input *in = write_file(p, wr, name, path, keep);
+    if (!in)
+        return NULL;
     ph_profile *q = ph_profile_new();
     if (rd(in, q) != 0) {
         fprintf(stderr, "\n%s\n", ph_input_error(in));
@@ -481,14 +494,8 @@ static void test_write_strings_named(void)
     ph_row_add(p, fa, part, 0, 2, NULL, &v7, 1);
     ph_call_add(p, fm, part, 0, 1, NULL, fa, 0, 0, 1, &v7, 1);
 
-    char path[64], err[256];
-    snprintf(path, sizeof path, "/tmp/ph_unit_%d_named.pb", (int)getpid());
-    ph_output *out = ph_output_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(ph_pprof_write(p, out), 0);
-    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
-    ph_input *in = ph_input_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    char path[64];
+    ph_input *in = write_file(p, ph_pprof_write, "named.pb", path, NULL);
     Perftools__Profiles__Profile *pb = perftools__profiles__profile__unpack(
         NULL, ph_input_size(in), ph_input_data(in));
     CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
