@@ -43,7 +43,9 @@ static void *filler(void *arg)
             pthread_mutex_unlock(&s->mu);
             int more = ph_stock_fill(s);
             pthread_mutex_lock(&s->mu);
-            if (more)
+            /* a stop signalled while the lock was free was not heard:
+             * waiting now would wait for ever (ph_stock_free joins) */
+            if (more || s->stop)
                 continue;
         }
         pthread_cond_wait(&s->cv, &s->mu);  /* until a block is asked for */
