@@ -301,6 +301,24 @@ static const unsigned char *get_target(const unsigned char *s,
     return s;
 }
 
+/* The fields of the call record at s (ph_call_add's layout) up to its
+ * costs into c, its head (part index << 1 | has costs) into *head;
+ * returns where its costs begin. */
+static inline const unsigned char *
+call_fields(const ph_profile *p, const ph_recblock *b, const unsigned char *s,
+            const unsigned char *end, ph_call *c, uint64_t *head)
+{
+    uint64_t v;
+    s = ph_get_varint(s, end, head);
+    c->part = part_by_index(p, *head >> 1);
+    s = get_site(p, b, s, end, &c->addr, &c->line, &c->file);
+    s = ph_get_varint(s, end, &v);
+    c->callee = func_by_id(p, v);
+    s = get_target(s, end, c->addr, c->line, &c->target_addr,
+                   &c->target_line);
+    return ph_get_varint(s, end, &c->count);
+}
+
 /* Decode the call of function fid at byte offset pos into it->call;
  * returns the offset after it. */
 static size_t decode_call(ph_call_iter *it, uint32_t fid, size_t pos)
@@ -310,15 +328,8 @@ static size_t decode_call(ph_call_iter *it, uint32_t fid, size_t pos)
     const unsigned char *s = b->data + pos, *end = b->data + b->len;
     ph_call *c = &it->call;
     uint64_t v, head;
-    s = ph_get_varint(s, end, &head);
+    s = call_fields(p, b, s, end, c, &head);
     c->caller = p->funcs.v[fid - 1];
-    c->part = part_by_index(p, head >> 1);
-    s = get_site(p, b, s, end, &c->addr, &c->line, &c->file);
-    s = ph_get_varint(s, end, &v);
-    c->callee = func_by_id(p, v);
-    s = get_target(s, end, c->addr, c->line, &c->target_addr,
-                   &c->target_line);
-    s = ph_get_varint(s, end, &c->count);
     c->incl = NULL;
     c->width = 0;
     if (head & 1) {
@@ -335,25 +346,22 @@ static size_t decode_call(ph_call_iter *it, uint32_t fid, size_t pos)
     return (size_t)(s - b->data);
 }
 
-/* The callee id (0: none) of the call record at pos of block b, with
- * the offset after the record in *next: decode_call's steps through
- * ph_call_add's layout, the costs stepped over rather than read. */
-static uint64_t callee_at(const ph_recblock *b, size_t pos, size_t *next)
+/* The callee (NULL: none) of the call record at pos of block b, with the
+ * offset after the record in *next; the costs are stepped over, not
+ * read. */
+static const ph_func *callee_at(const ph_profile *p, const ph_recblock *b,
+                                size_t pos, size_t *next)
 {
     const unsigned char *s = b->data + pos, *end = b->data + b->len;
-    uint64_t head, v, callee;
-    s = ph_get_varint(s, end, &head);
-    for (int k = 0; k < 3; k++)       /* the site: addr, line, file */
-        s = ph_get_varint(s, end, &v);
-    s = ph_get_varint(s, end, &callee);
-    for (int k = 0; k < 3; k++)       /* target addr and line, count */
-        s = ph_get_varint(s, end, &v);
+    ph_call c;
+    uint64_t head, v;
+    s = call_fields(p, b, s, end, &c, &head);
     if (head & 1) {
         s = ph_get_varint(s, end, &v);
         s = ph_costs_get(s, end, NULL, 0);
     }
     *next = (size_t)(s - b->data);
-    return callee;
+    return c.callee;
 }
 
 enum { ITER_OUT, ITER_ALL, ITER_IN };
@@ -405,14 +413,15 @@ const ph_call *ph_calls_all(ph_call_iter *it, const ph_profile *p)
 static void build_in_index(ph_profile *p)
 {
     size_t nf = p->funcs.n, i, pos, next, *start;
-    uint64_t *in, callee;
+    uint64_t *in;
+    const ph_func *callee;
     start = ph_xcalloc(nf + 2, sizeof *start);
     in = ph_xmalloc((p->ncalls ? p->ncalls : 1) * sizeof *in);
     for (i = 1; i <= nf; i++) {
         const ph_recblock *b = p->fx[i - 1].calls;
         for (pos = 0; b && pos < b->len; pos = next)
-            if ((callee = callee_at(b, pos, &next)) && callee <= nf)
-                start[callee + 1]++;
+            if ((callee = callee_at(p, b, pos, &next)))
+                start[callee->id + 1]++;
     }
     for (i = 1; i <= nf + 1; i++)
         start[i] += start[i - 1];
@@ -420,8 +429,8 @@ static void build_in_index(ph_profile *p)
     for (i = 1; i <= nf; i++) {
         const ph_recblock *b = p->fx[i - 1].calls;
         for (pos = 0; b && pos < b->len; pos = next)
-            if ((callee = callee_at(b, pos, &next)) && callee <= nf)
-                in[start[callee]++] = (uint64_t)i << 32 | pos;
+            if ((callee = callee_at(p, b, pos, &next)))
+                in[start[callee->id]++] = (uint64_t)i << 32 | pos;
     }
     p->call_in = in;
     p->call_in_start = start;
