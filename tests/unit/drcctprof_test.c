@@ -3,7 +3,8 @@
  * non-additive metrics kept but not summed, contexts listed children
  * first, ids 0 for locations and functions, repeated context records;
  * errors with offsets (cycles, unknown ids, metric counts); the writer's
- * EasyView rules (parent id < child id, children_id, uint_value). */
+ * EasyView rules (parent id < child id, children_id, uint_value); every
+ * string a written file holds named in it, none for an unused function. */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
@@ -15,6 +16,7 @@
 #include "importers/importers.h"
 #include "proto/drcctprof.pb-c.h"
 #include "exporters/exporters.h"
+#include "named_strings.h"
 #include "suites.h"
 
 typedef struct dbuild {
@@ -288,10 +290,63 @@ static void test_write(void)
     ph_profile_free(p);
 }
 
+/* The writer names a function ahead of the contexts only when it has rows
+ * or calls (exporters/out_strings.c): a symbol without either adds no
+ * string, and no string goes unnamed. */
+static void test_write_strings_named(void)
+{
+    char path[64], err[256];
+    ph_profile *p = ph_test_flat_with_unused();
+    snprintf(path, sizeof path, "/tmp/ph_unit_%d_named.drcctprof",
+             (int)getpid());
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out), 0);
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    ph_input *in = ph_input_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    Drcctprof__Profile__Profile *pb = drcctprof__profile__profile__unpack(
+        NULL, ph_input_size(in), ph_input_data(in));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
+
+    size_t n = pb->n_string_table;
+    unsigned char *named = calloc(n + 1, 1);
+    for (size_t i = 0; i < pb->n_metric_type; i++) {
+        ph_test_mark(named, n, pb->metric_type[i]->unit);
+        ph_test_mark(named, n, pb->metric_type[i]->des);
+    }
+    for (size_t i = 0; i < pb->n_sample; i++)
+        for (size_t k = 0; k < pb->sample[i]->n_metric; k++)
+            ph_test_mark(named, n, pb->sample[i]->metric[k]->str_value);
+    for (size_t i = 0; i < pb->n_function; i++) {
+        ph_test_mark(named, n, pb->function[i]->name);
+        ph_test_mark(named, n, pb->function[i]->system_name);
+    }
+    for (size_t i = 0; i < pb->n_source_file; i++) {
+        ph_test_mark(named, n, pb->source_file[i]->filename);
+        ph_test_mark(named, n, pb->source_file[i]->location_path);
+    }
+    CU_ASSERT(n >= 1 && strcmp(pb->string_table[0], "") == 0);
+    for (size_t i = 1; i < n; i++) {
+        if (!named[i])
+            fprintf(stderr, "\nstring %zu \"%s\" named by nothing\n", i,
+                    pb->string_table[i]);
+        CU_ASSERT(named[i]);
+        CU_ASSERT(strcmp(pb->string_table[i], PH_TEST_UNUSED) != 0);
+    }
+    free(named);
+    drcctprof__profile__profile__free_unpacked(pb, NULL);
+    ph_input_close(in);
+    unlink(path);
+    ph_profile_free(p);
+}
+
 void ph_test_register_drcctprof(void)
 {
     CU_pSuite s = CU_add_suite("drcctprof", NULL, NULL);
     CU_add_test(s, "read typed metrics and contexts in any order", test_read);
     CU_add_test(s, "errors name their offset", test_errors);
     CU_add_test(s, "write follows EasyView's rules", test_write);
+    CU_add_test(s, "written strings: each named, no unused function's",
+                test_write_strings_named);
 }

@@ -15,6 +15,7 @@
 #include "importers/importers.h"
 #include "proto/pprof.pb-c.h"
 #include "exporters/exporters.h"
+#include "named_strings.h"
 #include "suites.h"
 
 /* ------------------------------------------------------------------ */
@@ -465,35 +466,18 @@ static void test_write_flat(void)
 /* Every string of a written pprof file is named by something in it, and
  * a function the file does not hold (no rows, no calls) has no name in
  * it: the writer names functions ahead of the stack view. */
-static void mark(unsigned char *named, size_t n, int64_t i)
-{
-    if (i > 0 && (uint64_t)i < n)
-        named[i] = 1;
-}
-
 static void mark_type(unsigned char *named, size_t n,
                       const Perftools__Profiles__ValueType *vt)
 {
     if (vt) {
-        mark(named, n, vt->type);
-        mark(named, n, vt->unit);
+        ph_test_mark(named, n, vt->type);
+        ph_test_mark(named, n, vt->unit);
     }
 }
 
 static void test_write_strings_named(void)
 {
-    ph_profile *p = ph_profile_new();
-    ph_event_add(p, "Ir");
-    ph_part *part = ph_part_add(p, PH_PART_WHOLE);
-    ph_file *file = ph_file_get(p, ph_str_intern0(p, "m.c"));
-    ph_func *fm = ph_func_get(p, ph_str_intern0(p, "main"), file, NULL);
-    ph_func *fa = ph_func_get(p, ph_str_intern0(p, "a"), file, NULL);
-    (void)ph_func_get(p, ph_str_intern0(p, "unused_symbol"), file, NULL);
-    int64_t v5 = 5, v7 = 7;
-    ph_row_add(p, fm, part, 0, 1, NULL, &v5, 1);
-    ph_row_add(p, fa, part, 0, 2, NULL, &v7, 1);
-    ph_call_add(p, fm, part, 0, 1, NULL, fa, 0, 0, 1, &v7, 1);
-
+    ph_profile *p = ph_test_flat_with_unused();
     char path[64];
     ph_input *in = write_file(p, ph_pprof_write, "named.pb", path, NULL);
     Perftools__Profiles__Profile *pb = perftools__profiles__profile__unpack(
@@ -506,33 +490,33 @@ static void test_write_strings_named(void)
         mark_type(named, n, pb->sample_type[i]);
     mark_type(named, n, pb->period_type);
     for (size_t i = 0; i < pb->n_function; i++) {
-        mark(named, n, pb->function[i]->name);
-        mark(named, n, pb->function[i]->system_name);
-        mark(named, n, pb->function[i]->filename);
+        ph_test_mark(named, n, pb->function[i]->name);
+        ph_test_mark(named, n, pb->function[i]->system_name);
+        ph_test_mark(named, n, pb->function[i]->filename);
     }
     for (size_t i = 0; i < pb->n_mapping; i++) {
-        mark(named, n, pb->mapping[i]->filename);
-        mark(named, n, pb->mapping[i]->build_id);
+        ph_test_mark(named, n, pb->mapping[i]->filename);
+        ph_test_mark(named, n, pb->mapping[i]->build_id);
     }
     for (size_t i = 0; i < pb->n_sample; i++)
         for (size_t k = 0; k < pb->sample[i]->n_label; k++) {
-            mark(named, n, pb->sample[i]->label[k]->key);
-            mark(named, n, pb->sample[i]->label[k]->str);
-            mark(named, n, pb->sample[i]->label[k]->num_unit);
+            ph_test_mark(named, n, pb->sample[i]->label[k]->key);
+            ph_test_mark(named, n, pb->sample[i]->label[k]->str);
+            ph_test_mark(named, n, pb->sample[i]->label[k]->num_unit);
         }
     for (size_t i = 0; i < pb->n_comment; i++)
-        mark(named, n, pb->comment[i]);
-    mark(named, n, pb->drop_frames);
-    mark(named, n, pb->keep_frames);
-    mark(named, n, pb->default_sample_type);
-    mark(named, n, pb->doc_url);
+        ph_test_mark(named, n, pb->comment[i]);
+    ph_test_mark(named, n, pb->drop_frames);
+    ph_test_mark(named, n, pb->keep_frames);
+    ph_test_mark(named, n, pb->default_sample_type);
+    ph_test_mark(named, n, pb->doc_url);
     CU_ASSERT(n >= 1 && strcmp(pb->string_table[0], "") == 0);
     for (size_t i = 1; i < n; i++) {
         if (!named[i])
             fprintf(stderr, "\nstring %zu \"%s\" named by nothing\n", i,
                     pb->string_table[i]);
         CU_ASSERT(named[i]);
-        CU_ASSERT(strcmp(pb->string_table[i], "unused_symbol") != 0);
+        CU_ASSERT(strcmp(pb->string_table[i], PH_TEST_UNUSED) != 0);
     }
     CU_ASSERT_EQUAL(pb->n_function, 2);
     free(named);
