@@ -4,13 +4,19 @@
  * readers where they differ: '.' counts mean 0, fl= resets the function,
  * unknown lines are errors, the summary is checked (a warning here).  No
  * call graph, so no inclusive costs.  See ../shared/formats/cachegrind.md.
+ * A big input's lines are found, and its count lines' numbers parsed, by
+ * the callgrind reader's look-ahead threads (callgrind_par.c); whatever
+ * they do not parse plainly goes through the parser here.
  */
 #include "config.h"
 
 #include <stdint.h>
 #include <string.h>
 
+#include "importers/callgrind_priv.h"
 #include "importers/importers.h"
+#include "ir/jobs.h"
+#include "ir/stock.h"
 
 typedef struct cg_reader {
     ph_input *in;
@@ -305,6 +311,125 @@ static int read_body_line(cg_reader *r, const ph_line *ln)
 /* ------------------------------------------------------------------ */
 /* Entry points                                                        */
 
+/* One line of the file (header, body or summary); -1 after an error. */
+static int read_line(cg_reader *r, const ph_line *ln)
+{
+    size_t i = skip_spaces(ln->s, ln->len, 0);
+    if (i == ln->len || ln->s[0] == '#')
+        return 0;
+    if (r->nev == 0) {
+        if (starts_with(ln->s, ln->len, "desc:"))
+            add_meta(r, ln, 5, "desc");
+        else if (starts_with(ln->s, ln->len, "cmd:"))
+            add_meta(r, ln, 4, "cmd");
+        else if (starts_with(ln->s, ln->len, "events:"))
+            return read_events(r, ln);
+        else {
+            char q[64];
+            size_t end = token_end(ln->s, ln->len, 0);
+            return ph_input_error_at(r->in, ln->lineno, 1,
+                                     "expected \"desc:\", \"cmd:\" or "
+                                     "\"events:\" before any data, got "
+                                     "\"%s\"",
+                                     quote_token(q, sizeof q, ln->s, end));
+        }
+        return 0;
+    }
+    if (starts_with(ln->s, ln->len, "summary:"))
+        return read_summary(r, ln);
+    if (starts_with(ln->s, ln->len, "events:"))
+        return ph_input_error_at(r->in, ln->lineno, 1,
+                                 "second \"events:\" line");
+    if (starts_with(ln->s, ln->len, "desc:") ||
+        starts_with(ln->s, ln->len, "cmd:"))
+        return ph_input_error_at(r->in, ln->lineno, 1,
+                                 "header line after \"events:\"");
+    return read_body_line(r, ln);
+}
+
+/* A count line the look-ahead threads tokenized, stored as read_count_line
+ * would: 1; 0 when read_line must read it (a sign, a count above
+ * INT64_MAX, too many counts, no function yet, not in the body: its
+ * answer, or its error, is the parser's). */
+static int count_tokens(cg_reader *r, unsigned ntok, const uint64_t *val,
+                        const uint8_t *kind)
+{
+    uint64_t all = 0;
+    unsigned odd = 0;
+    if (!r->nev || r->have_summary || !r->fn || ntok == 0 ||
+        ntok - 1 > r->nev || val[0] > UINT32_MAX)
+        return 0;
+    for (unsigned k = 0; k < ntok; k++)
+        odd |= kind[k] != PH_CGTOK_ABS;
+    for (unsigned k = 1; k < ntok; k++)
+        all |= val[k];
+    if (odd || all > (uint64_t)INT64_MAX)
+        return 0;
+    ph_row_add_counts(r->p, r->fn, r->part, 0, (uint32_t)val[0], r->file,
+                      val + 1, ntok - 1, r->sum);
+    return 1;
+}
+
+/* The last line of data (its number and length) for the messages about
+ * the end of the file, when the threads read it. */
+static void last_line(const ph_input *in, uint64_t lineno, uint64_t *last,
+                      size_t *lastlen)
+{
+    const char *s = (const char *)ph_input_data(in);
+    size_t end = ph_input_size(in), start;
+    if (end && s[end - 1] == '\n')
+        end--;
+    for (start = end; start && s[start - 1] != '\n'; start--)
+        ;
+    if (end > start && s[end - 1] == '\r')
+        end--;
+    *last = lineno;
+    *lastlen = end - start;
+}
+
+/* Read with the look-ahead threads when the input is big enough: each
+ * line as read_line would, the count lines tokenized and stored in runs.
+ * The input's line cursor is left where they stopped (the end, or a chunk
+ * with a NUL byte), for ph_input_getline to go on.  -1 after an error. */
+static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
+{
+    const char *base = (const char *)ph_input_data(r->in);
+    ph_cgpipe *pp = ph_cgpipe_start(r->in, r->p, base, ph_input_size(r->in),
+                                    ph_jobs());
+    ph_cgline l;
+    uint64_t lineno = 0;
+    int got, rc = 0;
+    if (!pp)
+        return 0;
+    ph_profile_set_stock(r->p, ph_cgpipe_stock(pp));
+    while ((got = ph_cgpipe_next(pp, &l)) > 0) {
+        ph_line ln = { l.s, (size_t)(l.e - l.s), ++lineno };
+        if (!(l.ntok != PH_CGTOK_NONE &&
+              count_tokens(r, l.ntok, l.val, l.kind)) &&
+            read_line(r, &ln) < 0) {
+            rc = -1;
+            break;
+        }
+        /* the count lines after it, up to one read_line must read */
+        const uint8_t *ntok, *kind;
+        const uint64_t *val;
+        size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
+        for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++])
+            if (!count_tokens(r, ntok[i], val + t, kind + t))
+                break;
+        lineno += i;
+        ph_cgpipe_skip(pp, i, t);
+    }
+    ph_profile_set_stock(r->p, NULL);
+    ph_cgpipe_stop(pp);
+    if (rc == 0 && lineno) {
+        last_line(r->in, lineno, last, lastlen);
+        ph_input_resume_lines(r->in, got < 0 ? (size_t)(l.next - base)
+                                             : ph_input_size(r->in), lineno);
+    }
+    return rc;
+}
+
 int ph_cachegrind_read(ph_input *in, ph_profile *p)
 {
     cg_reader r;
@@ -318,46 +443,12 @@ int ph_cachegrind_read(ph_input *in, ph_profile *p)
     ph_line ln;
     uint64_t last = 0;
     size_t lastlen = 0;
-    unsigned tick = 0;
+    if (read_ahead(&r, &last, &lastlen) < 0)
+        return -1;
     while (ph_input_getline(in, &ln)) {
         last = ln.lineno;
         lastlen = ln.len;
-        if ((++tick & 0xffff) == 0)
-            ph_input_progress(in, (size_t)(ln.s - (const char *)ph_input_data(in)));
-        size_t i = skip_spaces(ln.s, ln.len, 0);
-        if (i == ln.len || ln.s[0] == '#')
-            continue;
-        int rc;
-        if (r.nev == 0) {
-            if (starts_with(ln.s, ln.len, "desc:"))
-                add_meta(&r, &ln, 5, "desc");
-            else if (starts_with(ln.s, ln.len, "cmd:"))
-                add_meta(&r, &ln, 4, "cmd");
-            else if (starts_with(ln.s, ln.len, "events:")) {
-                if (read_events(&r, &ln) < 0)
-                    return -1;
-            } else {
-                char q[64];
-                size_t end = token_end(ln.s, ln.len, 0);
-                return ph_input_error_at(in, ln.lineno, 1,
-                                         "expected \"desc:\", \"cmd:\" or "
-                                         "\"events:\" before any data, got "
-                                         "\"%s\"",
-                                         quote_token(q, sizeof q, ln.s, end));
-            }
-            continue;
-        }
-        if (starts_with(ln.s, ln.len, "summary:"))
-            rc = read_summary(&r, &ln);
-        else if (starts_with(ln.s, ln.len, "events:"))
-            rc = ph_input_error_at(in, ln.lineno, 1, "second \"events:\" line");
-        else if (starts_with(ln.s, ln.len, "desc:")
-                 || starts_with(ln.s, ln.len, "cmd:"))
-            rc = ph_input_error_at(in, ln.lineno, 1,
-                                   "header line after \"events:\"");
-        else
-            rc = read_body_line(&r, &ln);
-        if (rc < 0)
+        if (read_line(&r, &ln) < 0)
             return -1;
     }
     if (last == 0)

@@ -252,8 +252,11 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
             c->lend = ph_xrealloc(c->lend, c->caplines * sizeof *c->lend);
             c->ntok = ph_xrealloc(c->ntok, c->caplines);
         }
-        if (q < z && ((unsigned char)(*q - '0') < 10 || *q == '+' ||
-                      *q == '-' || *q == '*')) {
+        /* a cost line starts with its first token: the ordinary parsers
+         * read one after blanks (callgrind's takes it, cachegrind's
+         * refuses it, as cg_annotate does) */
+        if (q == p && q < z && ((unsigned char)(*q - '0') < 10 ||
+                                *q == '+' || *q == '-' || *q == '*')) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(q, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);

@@ -552,6 +552,12 @@ int ph_input_getline(ph_input *in, ph_line *line)
 
 uint64_t ph_input_lineno(const ph_input *in) { return in->lineno; }
 
+void ph_input_resume_lines(ph_input *in, size_t off, uint64_t lineno)
+{
+    in->pos = off < in->size ? off : in->size;
+    in->lineno = lineno;
+}
+
 /* ------------------------------------------------------------------ */
 /* Binary cursor                                                       */
 

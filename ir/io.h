@@ -82,6 +82,10 @@ typedef struct ph_line {
 PH_API int ph_input_getline(ph_input *in, ph_line *line);  /* 1, or 0 at end */
 /* Current line number (of the last line returned). */
 PH_API uint64_t ph_input_lineno(const ph_input *in);
+/* Go on with the line at byte off (0 <= off <= size), numbered lineno + 1:
+ * a reader that found the lines before it another way (threads) hands the
+ * rest back to ph_input_getline. */
+PH_API void ph_input_resume_lines(ph_input *in, size_t off, uint64_t lineno);
 
 /* --- binary cursor ---  Every get checks the bytes left; on failure it
  * records "unexpected end of data" at the offset and returns -1. */

@@ -10,7 +10,9 @@
 # and builds their tables side by side: its report, and its errors in the
 # order of the files.  The pprof and DrCCTProf readers, whose memory
 # blocks another thread makes ready: the same, on the real samples and on
-# the big file converted.  valgrind or perl missing => skip (77).
+# the big file converted.  The cachegrind reader, which the same threads
+# serve: the same, and what the parser alone gives (a pipe, one job), on
+# the samples and on broken copies.  valgrind or perl missing => skip (77).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program valgrind perl
 
@@ -88,6 +90,38 @@ perl -ne "print(\$. == $at ? \"\\0\$_\" : \$_)" "$big" >"$tmp/nul.out"
 perl -pe 's/\n/\r\n/' "$big" >"$tmp/crlf.out"
 for f in badcost overflow nul crlf; do
     same "$tmp/$f.out"
+done
+# cachegrind: the threads find the lines and parse the count lines, the
+# parser reads the rest; alone (stdin from a pipe, one job) it reads every
+# line.  Both ways the same, on the samples and on copies broken two
+# thirds of the way in: a count line after a blank (an error; cg_annotate
+# calls it malformed), a bad count, a NUL byte, CRLF line ends.
+cg=$SAMPLES/cachegrind/shapes.default.out
+at=$(($(wc -l <"$cg") * 2 / 3))
+perl -ne "print(\$. >= $at && /^[0-9]/ && !\$d++ ? \" \$_\" : \$_)" \
+    "$cg" >"$tmp/cgblank.out"
+perl -ne "print(\$. >= $at && /^[0-9]/ && !\$d++ ? \"7 1.5\\n\" : \$_)" \
+    "$cg" >"$tmp/cgbad.out"
+perl -ne "print(\$. == $at ? \"\\0\$_\" : \$_)" "$cg" >"$tmp/cgnul.out"
+perl -pe 's/\n/\r\n/' "$cg" >"$tmp/cgcrlf.out"
+for f in "$SAMPLES"/cachegrind/*.out "$tmp"/cg*.out; do
+    same "$f"
+    checks=$((checks + 1))
+    { cat "$f" | ph 1 summary -n 0 -; echo "status $?"; } 2>&1 |
+        sed 's|^<stdin>:|F:|; s|^profile:  - |profile:  F |' >"$tmp/parser"
+    { ph 3 summary -n 0 "$f"; echo "status $?"; } 2>&1 |
+        sed "s|^$f:|F:|; s|^profile:  $f |profile:  F |" >"$tmp/threads"
+    cmp -s "$tmp/parser" "$tmp/threads" || {
+        fail "$f: the threads read otherwise than the parser"
+        diff "$tmp/parser" "$tmp/threads" | head -5
+    }
+done
+for f in cgblank cgbad cgnul; do
+    checks=$((checks + 1))
+    ph 3 summary "$tmp/$f.out" >/dev/null 2>"$tmp/err"
+    st=$?
+    [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
+        fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
 done
 for f in "$SAMPLES"/pprof/*.pb.gz "$SAMPLES"/easyview/*.ezview; do
     same "$f"
