@@ -11,6 +11,7 @@ bench-record: all
 EXTRA_DIST += tests/bench/run.sh tests/bench/make_big_callgrind.sh \
 	tests/bench/make_generated.sh tests/bench/make_heap.sh \
 	tests/bench/make_gmon.sh tests/bench/apart.sh \
+	tests/bench/make_big_cachegrind.sh tests/bench/gen_lines.py \
 	tests/bench/gen_c.py tests/bench/bench.py tests/bench/hw_floor.c \
 	tests/bench/src/manystacks.go tests/bench/README.md
 .PHONY: bench-table bench-callgrind

@@ -1,9 +1,8 @@
 #!/bin/sh
 # make_generated.sh -- make a real valgrind output over a generated program
 # (gen_c.py, built with gcc -O0 -g so that every source line has its own
-# cost line) for `make bench`.  Never committed.
-#   cachegrind: cache and branch simulation (13 events), 20 000 functions
-#               (PH_BENCH_CG_FUNCS): the large cachegrind input;
+# cost line) for `make bench`.  Never committed.  (The large cachegrind
+# input is make_big_cachegrind.sh's.)
 #   callgrind:  instructions and jumps, 100 functions
 #               (PH_BENCH_MERGE_FUNCS): the small file the merge rows copy
 #               10 and 1,000 times;
@@ -12,20 +11,18 @@
 #               N parts of the same mix, about 110 KB each, for the rows
 #               that scale the input and nothing else.
 #
-# usage: make_generated.sh OUT cachegrind|callgrind|dumps N
+# usage: make_generated.sh OUT callgrind|dumps N
 set -eu
 
 out=$1 tool=$2 rounds=1
 case $tool in
-cachegrind) funcs=${PH_BENCH_CG_FUNCS:-20000}
-            opts="--cache-sim=yes --branch-sim=yes" ;;
 callgrind)  funcs=${PH_BENCH_MERGE_FUNCS:-100}
             opts="--dump-instr=yes --collect-jumps=yes" ;;
 dumps)      funcs=${PH_BENCH_MERGE_FUNCS:-100} rounds=${3:?rounds} tool=callgrind
             # the last function is called from main only, once a round
             opts="--dump-instr=yes --collect-jumps=yes --combine-dumps=yes
                   --dump-before=f$((funcs - 1))" ;;
-*) echo "$0: unknown tool \"$tool\" (cachegrind, callgrind or dumps N)" >&2
+*) echo "$0: unknown tool \"$tool\" (callgrind or dumps N)" >&2
    exit 2 ;;
 esac
 here=$(cd "$(dirname "$0")" && pwd)
