@@ -244,8 +244,10 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         return;
     }
     for (p = a; p < z;) {
-        const char *q = ph_cg_skipws(p, z), *e, *next;
+        const char *e, *next;
         unsigned n = PH_CGTOK_NONE;
+        size_t left = (size_t)(z - p);
+        char c0 = *p;
 
         if (c->nlines == c->caplines) {
             c->caplines = c->caplines ? 2 * c->caplines : 4096;
@@ -255,17 +257,18 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         /* a cost line starts with its first token: the ordinary parsers
          * read one after blanks (callgrind's takes it, cachegrind's
          * refuses it, as cg_annotate does) */
-        if (q == p && q < z && ((unsigned char)(*q - '0') < 10 ||
-                                *q == '+' || *q == '-' || *q == '*')) {
+        if ((unsigned char)(c0 - '0') < 10 || c0 == '+' || c0 == '-' ||
+            c0 == '*') {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
-            n = ph_cg_cost_tokens(q, z, MAX_TOKENS, c->val + c->ntoks,
+            n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
         }
         if (n != PH_CGTOK_NONE) {
             c->ntoks += n;
             p = next;
         } else {
-            const char *nl = memchr(p, '\n', (size_t)(z - p));
+            const char *q = ph_cg_skipws(p, z);
+            const char *nl = memchr(p, '\n', left);
             if (q < z && (*q == 'f' || *q == 'c'))
                 hash_name(pp, c, c->nlines, q, nl ? nl : z);
             p = nl ? nl + 1 : z;
