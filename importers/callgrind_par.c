@@ -99,9 +99,12 @@ struct ph_cgpipe {
     /* The reader's position. */
     chunk *cur;
     size_t cur_index, line, tok, name;
-    /* When the reader reads a chunk itself, line by line: its bytes */
+    /* When the reader reads a chunk itself, line by line: its bytes, and
+     * the tokens of its cost line */
     int serial;
     const char *sp, *send;
+    uint64_t sval[MAX_TOKENS];
+    uint8_t skind[MAX_TOKENS];
 };
 
 /* n bytes of the input at off into buf: 0, or -1 (then the mapping
@@ -450,19 +453,35 @@ static int take(ph_cgpipe *pp)
     return c->has_nul || c->too_big ? -1 : 0;
 }
 
-/* The next line of a chunk read here, by the scanner's rules. */
+/* The next line of a chunk read here, by the scanner's rules; a cost line
+ * tokenized as a worker would have (fill). */
 static int serial_line(ph_cgpipe *pp, ph_cgline *l)
 {
-    const char *s = pp->sp, *nl = memchr(s, '\n', (size_t)(pp->send - s));
-    const char *e = nl ? nl : pp->send;
+    const char *s = pp->sp, *nl, *e, *next;
+    char c0 = *s;
 
+    l->name = NULL;
+    if ((unsigned char)(c0 - '0') < 10 || c0 == '+' || c0 == '-' ||
+        c0 == '*') {
+        l->ntok = ph_cg_cost_tokens(s, pp->send, MAX_TOKENS, pp->sval,
+                                    pp->skind, &e, &next);
+        if (l->ntok != PH_CGTOK_NONE) {
+            l->s = s;
+            l->e = e;
+            l->next = pp->sp = next;
+            l->val = pp->sval;
+            l->kind = pp->skind;
+            return 1;
+        }
+    }
+    nl = memchr(s, '\n', (size_t)(pp->send - s));
+    e = nl ? nl : pp->send;
     l->s = s;
     l->next = nl ? nl + 1 : e;
     if (e > s && e[-1] == '\r')
         e--;
     l->e = e;
     l->ntok = PH_CGTOK_NONE;
-    l->name = NULL;
     pp->sp = l->next;
     return 1;
 }

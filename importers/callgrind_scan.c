@@ -66,6 +66,32 @@ int ph_cgscan_next(ph_cgscan *sc)
     return 1;
 }
 
+/* Four one-digit tokens, each followed by one blank, in the 8 bytes at q:
+ * their values into v, and 1; 0 when the bytes are not such (or the
+ * machine is not little-endian, where the masks would need reversing). */
+static inline int four_digits(const char *q, uint64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w, even;
+    memcpy(&w, q, sizeof w);
+    even = w & UINT64_C(0x00ff00ff00ff00ff);
+    if ((w ^ even) != UINT64_C(0x2000200020002000) ||
+        (even & UINT64_C(0x00f000f000f000f0)) != UINT64_C(0x0030003000300030) ||
+        (((even & UINT64_C(0x000f000f000f000f)) + UINT64_C(0x0006000600060006)) &
+         UINT64_C(0x0010001000100010)))
+        return 0;
+    v[0] = w & 0xf;
+    v[1] = w >> 16 & 0xf;
+    v[2] = w >> 32 & 0xf;
+    v[3] = w >> 48 & 0xf;
+    return 1;
+#else
+    (void)q;
+    (void)v;
+    return 0;
+#endif
+}
+
 unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
                            uint64_t *val, uint8_t *kind, const char **e,
                            const char **next)
@@ -80,6 +106,23 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
 
         if (n == max)
             return PH_CGTOK_NONE;
+        /* the commonest tokens (a cachegrind line's zeros): one digit,
+         * one blank, four at a time, then one, before the next token's
+         * digit */
+        if (lim - q > 8 && max - n >= 4 &&
+            (unsigned char)(q[8] - '0') < 10 && four_digits(q, val + n)) {
+            memset(kind + n, PH_CGTOK_ABS, 4);
+            n += 4;
+            q += 8;
+            continue;
+        }
+        if ((unsigned char)(c - '0') < 10 && lim - q > 2 && q[1] == ' ' &&
+            (unsigned char)(q[2] - '0') < 10) {
+            val[n] = (uint64_t)(c - '0');
+            kind[n++] = PH_CGTOK_ABS;
+            q += 2;
+            continue;
+        }
         if (c == '*') {
             k = PH_CGTOK_SAME;
             q++;

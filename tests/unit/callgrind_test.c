@@ -732,6 +732,17 @@ static void test_cost_tokens(void)
         {"1 2", PH_CGTOK_NONE, 0, 0, 0},                /* no line end */
         {"1 +\n", PH_CGTOK_NONE, 0, 0, 0},
         {"1 **\n", PH_CGTOK_NONE, 0, 0, 0},
+        /* one-digit tokens, read four at a time while a digit follows */
+        {"7 0 1 0 9 3\n", 6, 0, PH_CGTOK_ABS, 11},
+        {"1 2 3 4 5 6 7 8\n", 8, 2, PH_CGTOK_ABS, 15},
+        {"1 2 3 4 \n", 4, 2, PH_CGTOK_ABS, 8},
+        {"1 2 3 4  5\n", 5, 2, PH_CGTOK_ABS, 10},
+        {"1\t2 3 4 5\n", 5, 2, PH_CGTOK_ABS, 9},
+        {"3 5 0 0 1 2\r\n", 6, 5, PH_CGTOK_ABS, 11},
+        {"1 2 3 4 5x\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"1 : 3 4 5\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"1 2 / 4 5\n", PH_CGTOK_NONE, 0, 0, 0},
+        {"1 2 3 4 5 6 7 8 9\n", PH_CGTOK_NONE, 0, 0, 0},  /* over 8 */
     };
     uint64_t val[8];
     uint8_t kind[8];
@@ -749,6 +760,19 @@ static void test_cost_tokens(void)
         CU_ASSERT_EQUAL(kind[0], cases[i].k0);
         CU_ASSERT_EQUAL((size_t)(e - l), cases[i].len);
         CU_ASSERT_PTR_EQUAL(next, l + n);
+    }
+    /* Every value of a line read four at a time, then one at a time. */
+    {
+        static const char *const four = "7 0 1 0 9 3 2 8 6 4\n";
+        static const uint64_t want[] = {7, 0, 1, 0, 9, 3, 2, 8, 6, 4};
+        uint64_t v[10];
+        uint8_t k[10];
+        CU_ASSERT_EQUAL_FATAL(ph_cg_cost_tokens(four, four + strlen(four),
+                                                10, v, k, &e, &next), 10);
+        for (i = 0; i < 10; i++) {
+            CU_ASSERT_EQUAL(v[i], want[i]);
+            CU_ASSERT_EQUAL(k[i], PH_CGTOK_ABS);
+        }
     }
     /* A NUL byte stops it: the data ends there, the scanner decides. */
     CU_ASSERT_EQUAL(ph_cg_cost_tokens(nul, nul + 6, 8, val, kind, &e, &next),
