@@ -16,7 +16,6 @@
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
 #include "ir/jobs.h"
-#include "ir/stock.h"
 
 typedef struct cg_reader {
     ph_input *in;
@@ -395,13 +394,12 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
 {
     const char *base = (const char *)ph_input_data(r->in);
     ph_cgpipe *pp = ph_cgpipe_start(r->in, r->p, base, ph_input_size(r->in),
-                                    ph_jobs());
+                                    ph_jobs(), 0);
     ph_cgline l;
     uint64_t lineno = 0;
     int got, rc = 0;
     if (!pp)
         return 0;
-    ph_profile_set_stock(r->p, ph_cgpipe_stock(pp));
     while ((got = ph_cgpipe_next(pp, &l)) > 0) {
         ph_line ln = { l.s, (size_t)(l.e - l.s), ++lineno };
         if (!(l.ntok != PH_CGTOK_NONE &&
@@ -420,7 +418,6 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
         lineno += i;
         ph_cgpipe_skip(pp, i, t);
     }
-    ph_profile_set_stock(r->p, NULL);
     ph_cgpipe_stop(pp);
     if (rc == 0 && lineno) {
         last_line(r->in, lineno, last, lastlen);

@@ -669,7 +669,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         return -1;
     }
     if (r.sc.end == base + size)
-        pp = ph_cgpipe_start(in, p, base, size, ph_jobs());
+        pp = ph_cgpipe_start(in, p, base, size, ph_jobs(), 1);
     if (pp) {
         ph_cgline l;
         int got;

@@ -352,7 +352,7 @@ static void *worker(void *arg)
 }
 
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
-                           const char *data, size_t len, int jobs)
+                           const char *data, size_t len, int jobs, int stock)
 {
     ph_cgpipe *pp;
     int i;
@@ -378,7 +378,7 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
-    if (len >= STOCK_MIN_SIZE && pp->nth)
+    if (stock && len >= STOCK_MIN_SIZE && pp->nth)
         pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->cv, NULL);
