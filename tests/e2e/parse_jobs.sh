@@ -55,6 +55,18 @@ same() {
     same_runs "$1"
 }
 
+# broken NAME...: $tmp/NAME.out read with threads: an error at a line and
+# column, exit 1
+broken() {
+    for f in "$@"; do
+        checks=$((checks + 1))
+        ph 3 summary "$tmp/$f.out" >/dev/null 2>"$tmp/err"
+        st=$?
+        [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
+            fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
+    done
+}
+
 # same_diff BASE NEW: diff's report, or its error, the same way
 same_diff() {
     for j in 1 3 env; do
@@ -116,13 +128,7 @@ for f in "$SAMPLES"/cachegrind/*.out "$tmp"/cg*.out; do
         diff "$tmp/parser" "$tmp/threads" | head -5
     }
 done
-for f in cgblank cgbad cgnul; do
-    checks=$((checks + 1))
-    ph 3 summary "$tmp/$f.out" >/dev/null 2>"$tmp/err"
-    st=$?
-    [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
-        fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
-done
+broken cgblank cgbad cgnul
 for f in "$SAMPLES"/pprof/*.pb.gz "$SAMPLES"/easyview/*.ezview; do
     same "$f"
 done
@@ -137,13 +143,7 @@ same_diff "$big" "$tmp/badcost.out"
 same_diff "$tmp/nul.out" "$big"
 same_diff "$tmp/nul.out" "$tmp/badcost.out"
 # ... and they are broken: an error at a line and column, exit 1.
-for f in badcost overflow nul; do
-    checks=$((checks + 1))
-    ph 3 summary "$tmp/$f.out" >/dev/null 2>"$tmp/err"
-    st=$?
-    [ $st = 1 ] && grep -q "^$tmp/$f.out:[0-9]*:[0-9]*: " "$tmp/err" ||
-        fail "$f.out: exit $st, no error with a position: $(cat "$tmp/err")"
-done
+broken badcost overflow nul
 # A diff of two broken files names the first one's error only, as when
 # they are read one after the other.
 checks=$((checks + 1))

@@ -236,10 +236,26 @@ static void test_errors(void)
     expect_error(&b, "string table is empty (entry 0 must be \"\")");
 }
 
+/* p written as DrCCTProf to /tmp/ph_unit_<pid><tag>.drcctprof (path, 64
+ * bytes), opened again. */
+static ph_input *write_file(const ph_profile *p, const char *tag,
+                            char *path)
+{
+    char err[256];
+    snprintf(path, 64, "/tmp/ph_unit_%d%s.drcctprof", (int)getpid(), tag);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out), 0);
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    ph_input *in = ph_input_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    return in;
+}
+
 static void test_write(void)
 {
     dbuild b;
-    char msg[256], path[64], err[256];
+    char msg[256], path[64];
     build(&b);
     /* Renumbering: ids that break parent < child are replaced. */
     b.ctx[0].id = 3;
@@ -249,13 +265,7 @@ static void test_write(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     /* A negative value in the first metric: it must go to int_value. */
     ph_sample_at(p, 2)->cost[0] = -8;
-    snprintf(path, sizeof path, "/tmp/ph_unit_%d.drcctprof", (int)getpid());
-    ph_output *out = ph_output_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out), 0);
-    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
-    ph_input *in = ph_input_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    ph_input *in = write_file(p, "", path);
     Drcctprof__Profile__Profile *pb = drcctprof__profile__profile__unpack(
         NULL, ph_input_size(in), ph_input_data(in));
     CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
@@ -295,16 +305,9 @@ static void test_write(void)
  * string, and no string goes unnamed. */
 static void test_write_strings_named(void)
 {
-    char path[64], err[256];
+    char path[64];
     ph_profile *p = ph_test_flat_with_unused();
-    snprintf(path, sizeof path, "/tmp/ph_unit_%d_named.drcctprof",
-             (int)getpid());
-    ph_output *out = ph_output_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
-    CU_ASSERT_EQUAL(ph_drcctprof_write(p, out), 0);
-    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
-    ph_input *in = ph_input_open(path, err, sizeof err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    ph_input *in = write_file(p, "_named", path);
     Drcctprof__Profile__Profile *pb = drcctprof__profile__profile__unpack(
         NULL, ph_input_size(in), ph_input_data(in));
     CU_ASSERT_PTR_NOT_NULL_FATAL(pb);
@@ -326,14 +329,7 @@ static void test_write_strings_named(void)
         ph_test_mark(named, n, pb->source_file[i]->filename);
         ph_test_mark(named, n, pb->source_file[i]->location_path);
     }
-    CU_ASSERT(n >= 1 && strcmp(pb->string_table[0], "") == 0);
-    for (size_t i = 1; i < n; i++) {
-        if (!named[i])
-            fprintf(stderr, "\nstring %zu \"%s\" named by nothing\n", i,
-                    pb->string_table[i]);
-        CU_ASSERT(named[i]);
-        CU_ASSERT(strcmp(pb->string_table[i], PH_TEST_UNUSED) != 0);
-    }
+    ph_test_check_named(named, pb->string_table, n);
     free(named);
     drcctprof__profile__profile__free_unpacked(pb, NULL);
     ph_input_close(in);

@@ -1,6 +1,10 @@
 /* named_strings.c -- see named_strings.h. */
 #include "config.h"
 
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "named_strings.h"
 
 ph_profile *ph_test_flat_with_unused(void)
@@ -23,4 +27,17 @@ void ph_test_mark(unsigned char *named, size_t n, int64_t i)
 {
     if (i > 0 && (uint64_t)i < n)
         named[i] = 1;
+}
+
+void ph_test_check_named(const unsigned char *named, char *const *table,
+                         size_t n)
+{
+    CU_ASSERT(n >= 1 && strcmp(table[0], "") == 0);
+    for (size_t i = 1; i < n; i++) {
+        if (!named[i])
+            fprintf(stderr, "\nstring %zu \"%s\" named by nothing\n", i,
+                    table[i]);
+        CU_ASSERT(named[i]);
+        CU_ASSERT(strcmp(table[i], PH_TEST_UNUSED) != 0);
+    }
 }

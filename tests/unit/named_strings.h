@@ -19,4 +19,9 @@ ph_profile *ph_test_flat_with_unused(void);
  * string, and indexes out of range are left). */
 void ph_test_mark(unsigned char *named, size_t n, int64_t i);
 
+/* Asserts that table[0] is "", that every other string is marked in
+ * named and that none is PH_TEST_UNUSED. */
+void ph_test_check_named(const unsigned char *named, char *const *table,
+                         size_t n);
+
 #endif

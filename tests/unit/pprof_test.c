@@ -510,14 +510,7 @@ static void test_write_strings_named(void)
     ph_test_mark(named, n, pb->keep_frames);
     ph_test_mark(named, n, pb->default_sample_type);
     ph_test_mark(named, n, pb->doc_url);
-    CU_ASSERT(n >= 1 && strcmp(pb->string_table[0], "") == 0);
-    for (size_t i = 1; i < n; i++) {
-        if (!named[i])
-            fprintf(stderr, "\nstring %zu \"%s\" named by nothing\n", i,
-                    pb->string_table[i]);
-        CU_ASSERT(named[i]);
-        CU_ASSERT(strcmp(pb->string_table[i], PH_TEST_UNUSED) != 0);
-    }
+    ph_test_check_named(named, pb->string_table, n);
     CU_ASSERT_EQUAL(pb->n_function, 2);
     free(named);
     perftools__profiles__profile__free_unpacked(pb, NULL);
