@@ -606,12 +606,8 @@ static int fast_cost_line(ph_cgread *r)
     uint8_t kind[FAST_TOKENS];
     const char *s = r->sc.p, *e, *next;
     ph_cgline l;
-    char c;
 
-    if (s >= r->sc.end)
-        return 0;
-    c = *s;
-    if ((unsigned char)(c - '0') >= 10 && c != '+' && c != '-' && c != '*')
+    if (s >= r->sc.end || !ph_cg_token_start(*s))
         return 0;
     l.ntok = ph_cg_cost_tokens(s, r->sc.end, FAST_TOKENS, val, kind, &e,
                                &next);

@@ -250,7 +250,6 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         const char *e, *next;
         unsigned n = PH_CGTOK_NONE;
         size_t left = (size_t)(z - p);
-        char c0 = *p;
 
         if (c->nlines == c->caplines) {
             c->caplines = c->caplines ? 2 * c->caplines : 4096;
@@ -260,8 +259,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         /* a cost line starts with its first token: the ordinary parsers
          * read one after blanks (callgrind's takes it, cachegrind's
          * refuses it, as cg_annotate does) */
-        if ((unsigned char)(c0 - '0') < 10 || c0 == '+' || c0 == '-' ||
-            c0 == '*') {
+        if (ph_cg_token_start(*p)) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
@@ -458,11 +456,9 @@ static int take(ph_cgpipe *pp)
 static int serial_line(ph_cgpipe *pp, ph_cgline *l)
 {
     const char *s = pp->sp, *nl, *e, *next;
-    char c0 = *s;
 
     l->name = NULL;
-    if ((unsigned char)(c0 - '0') < 10 || c0 == '+' || c0 == '-' ||
-        c0 == '*') {
+    if (ph_cg_token_start(*s)) {
         l->ntok = ph_cg_cost_tokens(s, pp->send, MAX_TOKENS, pp->sval,
                                     pp->skind, &e, &next);
         if (l->ntok != PH_CGTOK_NONE) {

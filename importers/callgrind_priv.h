@@ -108,6 +108,13 @@ static inline int ph_cg_isspace(char c)
     return c == ' ' || c == '\t';
 }
 
+/* Whether a line starting with c may be a cost line ph_cg_cost_tokens
+ * reads (a digit, a sign or "*"; not a blank: see callgrind_par.c). */
+static inline int ph_cg_token_start(char c)
+{
+    return (unsigned char)(c - '0') < 10 || c == '+' || c == '-' || c == '*';
+}
+
 static inline const char *ph_cg_skipws(const char *q, const char *e)
 {
     while (q < e && ph_cg_isspace(*q))
