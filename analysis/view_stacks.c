@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis_priv.h"
+#include "ir/jobs.h"
 
 /* Limits of the approximated tree: beyond them a branch is cut and its
  * functions' self costs go to the nodes kept (still exact per function). */
@@ -647,11 +648,28 @@ static void approx_free(approx *a)
     free(a->line_first);
 }
 
+/* The rows' lines (rows_self) or the call edges (collect_edges) of an
+ * approximation: they read different parts of the profile and write
+ * different fields of it. */
+typedef struct rows_or_edges {
+    approx *a;
+    int rows;
+    int any;                    /* rows_self's answer */
+} rows_or_edges;
+
+static void rows_or_edges_run(void *arg)
+{
+    rows_or_edges *j = arg;
+    if (j->rows)
+        j->any = rows_self(j->a->p, j->a, j->a->b->s->width);
+    else
+        collect_edges(j->a);
+}
+
 /* The approximated tree, its costs in *costs. */
 static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
 {
     approx a;
-    size_t w = b->s->width;
     memset(&a, 0, sizeof a);
     a.p = p;
     a.b = b;
@@ -659,12 +677,21 @@ static void approximate(const ph_profile *p, build *b, cost_blocks *costs)
     a.first = b->s->nnodes;
     a.costs = costs;
     a.has_self = ph_xcalloc(a.nf + 1, 1);
-    if (!rows_self(p, &a, w) && ph_call_count(p) == 0) {
+    rows_or_edges rows = { &a, 1, 0 }, edges = { &a, 0, 0 };
+    /* side by side when the rows' iterators take none of the profile's
+     * scratch (which the calls' may) */
+    if (ph_event_nreal(p) <= PH_ROW_INLINE && ph_call_count(p)) {
+        ph_run_pair(rows_or_edges_run, &edges, &rows);
+    } else {
+        rows_or_edges_run(&rows);
+        if (rows.any || ph_call_count(p))
+            rows_or_edges_run(&edges);
+    }
+    if (!rows.any && ph_call_count(p) == 0) {
         approx_free(&a);
         return;
     }
     b->s->approx = approx_reason;
-    collect_edges(&a);
     a.on_stack = ph_xcalloc(a.nf + 1, 1);
     for (size_t f = 0; f < a.nf; f++) {
         if (a.ncallers[f])

@@ -423,7 +423,10 @@ PH_API void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
  *   ph_row_iter it; ph_row r;
  *   ph_row_iter_init(&it, p, f, part);
  *   while (ph_row_next(&it, &r)) ...;
- * The iterator holds no heap memory. */
+ * The iterator holds no heap memory.  Over a profile of at most
+ * PH_ROW_INLINE events it uses nothing of the profile's but its rows:
+ * another thread may read p meanwhile (its call iterators too). */
+#define PH_ROW_INLINE 64
 typedef struct ph_row_iter {
     const ph_profile *p;
     const ph_func *f;
@@ -433,7 +436,7 @@ typedef struct ph_row_iter {
     uint64_t addr;
     uint32_t line;
     ph_file *file;
-    int64_t buf[64];     /* decoded costs when nreal <= 64 */
+    int64_t buf[PH_ROW_INLINE];  /* decoded costs, nreal <= PH_ROW_INLINE */
     int64_t *wide;       /* else, profile-owned scratch */
 } ph_row_iter;
 

@@ -382,7 +382,7 @@ void ph_row_iter_init(ph_row_iter *it, const ph_profile *p, const ph_func *f,
     it->f = f;
     it->part = part;
     it->wide = NULL;
-    if (nreal > 64) {
+    if (nreal > PH_ROW_INLINE) {
         /* Up to PH_ROW_SCRATCH wide iterators may be live at once. */
         it->wide = ph_scratch_take(p, nreal);
         /* wide[nreal]: columns the previous row may have set, so that a
