@@ -347,22 +347,17 @@ static int read_line(cg_reader *r, const ph_line *ln)
 }
 
 /* A count line the look-ahead threads tokenized, stored as read_count_line
- * would: 1; 0 when read_line must read it (a sign, a count above
- * INT64_MAX, too many counts, no function yet, not in the body: its
- * answer, or its error, is the parser's). */
-static int count_tokens(cg_reader *r, unsigned ntok, const uint64_t *val,
+ * would: 1; 0 when read_line must read it (a signed line number, counts
+ * that are not plain, too many counts, no function yet, not in the body:
+ * its answer, or its error, is the parser's).  The reader is a cg_reader
+ * (ph_cgpipe_store). */
+static int count_tokens(void *reader, unsigned ntok, const uint64_t *val,
                         const uint8_t *kind)
 {
-    uint64_t all = 0;
-    unsigned odd = 0;
+    cg_reader *r = reader;
     if (!r->nev || r->have_summary || !r->fn || ntok == 0 ||
-        ntok - 1 > r->nev || val[0] > UINT32_MAX)
-        return 0;
-    for (unsigned k = 0; k < ntok; k++)
-        odd |= kind[k] != PH_CGTOK_ABS;
-    for (unsigned k = 1; k < ntok; k++)
-        all |= val[k];
-    if (odd || all > (uint64_t)INT64_MAX)
+        ntok - 1 > r->nev || kind[0] != PH_CGTOK_ABS || val[0] > UINT32_MAX ||
+        !ph_cg_plain_counts(kind + 1, val + 1, ntok - 1))
         return 0;
     ph_row_add_counts(r->p, r->fn, r->part, 0, (uint32_t)val[0], r->file,
                       val + 1, ntok - 1, r->sum);
@@ -409,14 +404,7 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
             break;
         }
         /* the count lines after it, up to one read_line must read */
-        const uint8_t *ntok, *kind;
-        const uint64_t *val;
-        size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
-        for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++])
-            if (!count_tokens(r, ntok[i], val + t, kind + t))
-                break;
-        lineno += i;
-        ph_cgpipe_skip(pp, i, t);
+        lineno += ph_cgpipe_run(pp, count_tokens, r);
     }
     ph_cgpipe_stop(pp);
     if (rc == 0 && lineno) {

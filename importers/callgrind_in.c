@@ -437,19 +437,6 @@ static int tok_pos(uint8_t kind, uint64_t v, uint64_t last, uint64_t *out)
     return 1;
 }
 
-/* Whether n cost tokens are plain counts: no sign, no "*", at most
- * INT64_MAX. */
-static int plain_counts(const uint8_t *kind, const uint64_t *val, unsigned n)
-{
-    unsigned odd = 0;
-    uint64_t all = 0;
-    for (unsigned k = 0; k < n; k++) {
-        odd |= kind[k] != PH_CGTOK_ABS && kind[k] != PH_CGTOK_PLUS;
-        all |= val[k];
-    }
-    return !odd && all <= (uint64_t)INT64_MAX;
-}
-
 /* do_cost on a line the look-ahead threads tokenized: 1 when done, 0 when
  * the line needs the ordinary parser (nothing has changed then). */
 static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
@@ -474,7 +461,7 @@ static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
     if (ntok - i > (unsigned)r->ncol)
         return 0;
     if (r->identity && r->pend == PEND_NONE && r->fn &&
-        plain_counts(kind + i, val + i, ntok - i)) {
+        ph_cg_plain_counts(kind + i, val + i, ntok - i)) {
         /* apply_cost's row, its columns its slots (ncol <= nreal) */
         r->last_addr = addr;
         r->last_line = line;
@@ -625,23 +612,17 @@ static int fast_cost_line(ph_cgread *r)
            : do_line(r) < 0 ? -1 : 1;
 }
 
-/* The cost lines after the reader's line that the look-ahead threads
- * tokenized, stored in one loop, up to one that needs the ordinary parser
- * (ph_cgpipe_next then gives it with its text). */
-static void cost_run(ph_cgread *r, ph_cgpipe *pp)
+/* do_cost_tokens on the next line of a run (ph_cgpipe_run), which it
+ * numbers when it stores it. */
+static int store_run_line(void *reader, unsigned ntok, const uint64_t *val,
+                          const uint8_t *kind)
 {
-    const uint8_t *ntok, *kind;
-    const uint64_t *val;
-    size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
-
-    for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++]) {
-        r->sc.lineno++;
-        if (!do_cost_tokens(r, ntok[i], val + t, kind + t)) {
-            r->sc.lineno--;
-            break;
-        }
-    }
-    ph_cgpipe_skip(pp, i, t);
+    ph_cgread *r = reader;
+    r->sc.lineno++;
+    if (do_cost_tokens(r, ntok, val, kind))
+        return 1;
+    r->sc.lineno--;
+    return 0;
 }
 
 int ph_cg_read_file(ph_input *in, ph_profile *p)
@@ -684,7 +665,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
                 rc = -1;
                 break;
             }
-            cost_run(&r, pp);
+            ph_cgpipe_run(pp, store_run_line, &r);
         }
         /* The serial scanner goes on from here: at the end, after an
          * error, or at a chunk with a NUL byte in it. */

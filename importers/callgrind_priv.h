@@ -89,6 +89,29 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
 size_t ph_cgpipe_costs(const ph_cgpipe *pp, const uint8_t **ntok,
                        const uint64_t **val, const uint8_t **kind);
 void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks);
+
+/* A reader's store of one tokenized cost line: 1 when stored, 0 when the
+ * ordinary parser must read it (nothing has changed then). */
+typedef int (*ph_cgpipe_store)(void *reader, unsigned ntok,
+                               const uint64_t *val, const uint8_t *kind);
+
+/* The tokenized cost lines after the one ph_cgpipe_next gave, stored in
+ * one loop up to one that store refuses or the threads did not tokenize
+ * (ph_cgpipe_next then gives it with its text); how many were stored.
+ * Inline, so that a reader's store is called directly. */
+static inline size_t ph_cgpipe_run(ph_cgpipe *pp, ph_cgpipe_store store,
+                                   void *reader)
+{
+    const uint8_t *ntok, *kind;
+    const uint64_t *val;
+    size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
+
+    for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++])
+        if (!store(reader, ntok[i], val + t, kind + t))
+            break;
+    ph_cgpipe_skip(pp, i, t);
+    return i;
+}
 void ph_cgpipe_stop(ph_cgpipe *pp);
 /* Blocks its threads make ready for the profile's arenas (ir/stock.h), or
  * NULL. */
@@ -106,6 +129,20 @@ enum {
 static inline int ph_cg_isspace(char c)
 {
     return c == ' ' || c == '\t';
+}
+
+/* Whether n cost tokens are plain counts, the same values to both
+ * readers' parsers: no "-" or "*" ("+N" is N), at most INT64_MAX. */
+static inline int ph_cg_plain_counts(const uint8_t *kind, const uint64_t *val,
+                                     unsigned n)
+{
+    unsigned odd = 0;
+    uint64_t all = 0;
+    for (unsigned k = 0; k < n; k++) {
+        odd |= kind[k] != PH_CGTOK_ABS && kind[k] != PH_CGTOK_PLUS;
+        all |= val[k];
+    }
+    return !odd && all <= (uint64_t)INT64_MAX;
 }
 
 /* Whether a line starting with c may be a cost line ph_cg_cost_tokens
