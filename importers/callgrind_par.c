@@ -249,7 +249,9 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
     for (p = a; p < z;) {
         const char *e, *next;
         unsigned n = PH_CGTOK_NONE;
-        size_t left = (size_t)(z - p);
+        size_t left = (size_t)(z - p);  /* here, where p < z is plain:
+                                           gcc -O3 -flto saw a negative
+                                           memchr bound below */
 
         if (c->nlines == c->caplines) {
             c->caplines = c->caplines ? 2 * c->caplines : 4096;
