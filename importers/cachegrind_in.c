@@ -4,9 +4,10 @@
  * readers where they differ: '.' counts mean 0, fl= resets the function,
  * unknown lines are errors, the summary is checked (a warning here).  No
  * call graph, so no inclusive costs.  See ../shared/formats/cachegrind.md.
- * A big input's lines are found, and its count lines' numbers parsed, by
- * the callgrind reader's look-ahead threads (callgrind_par.c); whatever
- * they do not parse plainly goes through the parser here.
+ * A big input's lines are found, and its count lines packed as the rows
+ * keep them, by the callgrind reader's look-ahead threads (callgrind_par.c,
+ * PH_CGPIPE_PACK); whatever they do not read plainly goes through the
+ * parser here.
  */
 #include "config.h"
 
@@ -25,7 +26,9 @@ typedef struct cg_reader {
     ph_func *fn;          /* current fn=; NULL after fl= or at start */
     size_t nev;           /* events on the events: line; 0 = not seen */
     int64_t *cost;        /* scratch, nev values */
-    uint64_t *sum;        /* sum of count lines (wrapping), nev values */
+    uint64_t *sum;        /* sum of count lines (wrapping), nev values,
+                             but for those the threads packed */
+    ph_cgpipe *pp;        /* the look-ahead threads, while they read */
     int have_summary;
     uint64_t summary_line;
 } cg_reader;
@@ -266,6 +269,8 @@ static int read_summary(cg_reader *r, const ph_line *ln)
     r->have_summary = 1;
     r->summary_line = ln->lineno;
     ph_part_set_summary(r->p, r->part, r->cost, r->nev);
+    if (r->pp)
+        ph_cgpipe_packed_sum(r->pp, r->sum, r->nev);
     for (size_t k = 0; k < r->nev; k++) {
         if ((uint64_t)r->cost[k] != r->sum[k]) {
             ph_event *ev = ph_event_real(r->p, k);
@@ -364,6 +369,37 @@ static int count_tokens(void *reader, unsigned ntok, const uint64_t *val,
     return 1;
 }
 
+/* A count line the threads packed (ph_cgpipe_store_packed), stored as
+ * read_count_line would: 1; 0 when read_line must read it (as
+ * count_tokens). */
+static int count_packed(void *reader, const unsigned char *pk)
+{
+    cg_reader *r = reader;
+    uint32_t line;
+    unsigned n, len;
+    const unsigned char *costs = ph_cgpacked_get(pk, &line, &n, &len);
+
+    if (!r->nev || r->have_summary || !r->fn || n > r->nev)
+        return 0;
+    ph_row_add_packed(r->p, r->fn, r->part, 0, line, r->file, costs, len);
+    return 1;
+}
+
+/* A packed count line read_line reads after all: its counts taken out of
+ * the packed lines' sums (ph_cgpipe_packed_sum), as read_line adds them
+ * to r->sum. */
+static void unpack_sum(cg_reader *r, const unsigned char *pk)
+{
+    int64_t v[PH_CGPACK_MAX] = { 0 };
+    uint32_t line;
+    unsigned n, len;
+    const unsigned char *costs = ph_cgpacked_get(pk, &line, &n, &len);
+
+    ph_costs_get(costs, costs + len, v, PH_CGPACK_MAX);
+    for (size_t k = 0; k < r->nev && k < PH_CGPACK_MAX; k++)
+        r->sum[k] -= (uint64_t)v[k];
+}
+
 /* The last line of data (its number and length) for the messages about
  * the end of the file, when the threads read it. */
 static void last_line(const ph_input *in, uint64_t lineno, uint64_t *last,
@@ -389,23 +425,35 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
 {
     const char *base = (const char *)ph_input_data(r->in);
     ph_cgpipe *pp = ph_cgpipe_start(r->in, r->p, base, ph_input_size(r->in),
-                                    ph_jobs(), 0);
+                                    ph_jobs(), PH_CGPIPE_PACK);
     ph_cgline l;
     uint64_t lineno = 0;
     int got, rc = 0;
     if (!pp)
         return 0;
+    r->pp = pp;
     while ((got = ph_cgpipe_next(pp, &l)) > 0) {
         ph_line ln = { l.s, (size_t)(l.e - l.s), ++lineno };
-        if (!(l.ntok != PH_CGTOK_NONE &&
-              count_tokens(r, l.ntok, l.val, l.kind)) &&
-            read_line(r, &ln) < 0) {
+        int stored;
+        if (l.ntok == PH_CGTOK_PACKED) {
+            stored = count_packed(r, l.packed);
+            if (!stored)
+                unpack_sum(r, l.packed);
+        } else {
+            stored = l.ntok != PH_CGTOK_NONE &&
+                     count_tokens(r, l.ntok, l.val, l.kind);
+        }
+        if (!stored && read_line(r, &ln) < 0) {
             rc = -1;
             break;
         }
         /* the count lines after it, up to one read_line must read */
-        lineno += ph_cgpipe_run(pp, count_tokens, r);
+        lineno += ph_cgpipe_run_packed(pp, count_packed, r);
     }
+    /* the packed lines' counts into the sums, for a summary line after */
+    if (!r->have_summary && r->nev)
+        ph_cgpipe_packed_sum(pp, r->sum, r->nev);
+    r->pp = NULL;
     ph_cgpipe_stop(pp);
     if (rc == 0 && lineno) {
         last_line(r->in, lineno, last, lastlen);

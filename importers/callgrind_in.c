@@ -646,7 +646,8 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
         return -1;
     }
     if (r.sc.end == base + size)
-        pp = ph_cgpipe_start(in, p, base, size, ph_jobs(), 1);
+        pp = ph_cgpipe_start(in, p, base, size, ph_jobs(),
+                              PH_CGPIPE_STOCK);
     if (pp) {
         ph_cgline l;
         int got;

@@ -1,7 +1,8 @@
 /* importers/callgrind_par.c -- the callgrind reader's look-ahead threads.
  * Worker threads cut the input into chunks at line ends, find the lines of
  * each chunk, parse the numbers of its cost lines and hash the functions'
- * names (with one thread, the reader does it chunk by chunk); the reading
+ * names, or, for cachegrind's reader, pack its count lines as the rows keep
+ * them (with one thread, the reader does it chunk by chunk); the reading
  * thread takes the chunks in order and builds the IR from them with the
  * same code as the serial scanner's, so the profile is the same whatever
  * the number of threads.  A line the workers cannot parse plainly (a
@@ -37,8 +38,8 @@
 /* From this size up, the threads make the profile's blocks ready: a
  * smaller input's profile takes a few blocks at most. */
 #define STOCK_MIN_SIZE ((size_t)16 << 20)
-/* Tokens of one cost line (ntok is a byte, PH_CGTOK_NONE excluded). */
-#define MAX_TOKENS (PH_CGTOK_NONE - 1)
+/* Tokens of one cost line (ntok is a byte, below the marks). */
+#define MAX_TOKENS (PH_CGTOK_PACKED - 1)
 /* Names from this length up are hashed ahead of the reader: with
  * --separate-callers=16, 153,000 names of 640 bytes are 44% of cc1's
  * file, and hashing them a tenth of the reading thread's work. */
@@ -71,6 +72,9 @@ typedef struct chunk {
     size_t nnames, capnames;
     uint32_t (*parts)[2];   /* the names' parts: length, hash */
     size_t nparts, capparts;
+    unsigned char *pk;      /* packed count lines (PH_CGPIPE_PACK) */
+    size_t npk, cappk;
+    uint64_t psum[PH_CGPACK_MAX];   /* their counts' sums, wrapping */
 } chunk;
 
 struct ph_cgpipe {
@@ -95,10 +99,13 @@ struct ph_cgpipe {
     char mem_context[256];  /* the reader's, for an out-of-memory message */
     ph_stock *stock;        /* blocks for the profile, filled while idle */
     int stock_full;         /* no more for now: wait for the reader */
+    int pack;               /* PH_CGPIPE_PACK */
+    uint64_t psum[PH_CGPACK_MAX];   /* the packed counts of the chunks the
+                                       reader is done with */
 
     /* The reader's position. */
     chunk *cur;
-    size_t cur_index, line, tok, name;
+    size_t cur_index, line, tok, name, pk;
     /* When the reader reads a chunk itself, line by line: its bytes, and
      * the tokens of its cost line */
     int serial;
@@ -227,14 +234,34 @@ static void hash_name(const ph_cgpipe *pp, chunk *c, size_t nline,
     c->nparts += h.nparts;
 }
 
+/* The count line at p (its first byte a digit) packed at the end of c's
+ * records: PH_CGTOK_PACKED and *next after it, or PH_CGTOK_NONE. */
+static unsigned pack_line(chunk *c, const char *p, const char *z,
+                          const char **next)
+{
+    const char *e;
+    unsigned char *end;
+
+    if (c->cappk - c->npk < PH_CGPACK_ROOM) {
+        c->cappk = 2 * c->cappk + PH_CGPACK_ROOM;
+        c->pk = ph_xrealloc(c->pk, c->cappk);
+    }
+    end = ph_cg_pack_line(p, z, c->pk + c->npk, c->psum, &e, next);
+    if (!end)
+        return PH_CGTOK_NONE;
+    c->npk = (size_t)(end - c->pk);
+    return PH_CGTOK_PACKED;
+}
+
 static void fill(ph_cgpipe *pp, chunk *c, size_t k)
 {
     const char *a, *z, *p;
 
     c->start = chunk_start(pp, k);
     c->end = chunk_start(pp, k + 1);
-    c->nlines = c->ntoks = c->nnames = c->nparts = 0;
+    c->nlines = c->ntoks = c->nnames = c->nparts = c->npk = 0;
     c->has_nul = c->too_big = 0;
+    memset(c->psum, 0, sizeof c->psum);
     if (c->end - c->start > UINT32_MAX) {
         c->too_big = 1;
         return;
@@ -261,18 +288,22 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         /* a cost line starts with its first token: the ordinary parsers
          * read one after blanks (callgrind's takes it, cachegrind's
          * refuses it, as cg_annotate does) */
-        if (ph_cg_token_start(*p)) {
+        if (pp->pack) {
+            if ((unsigned char)(*p - '0') < 10)
+                n = pack_line(c, p, z, &next);
+        } else if (ph_cg_token_start(*p)) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
+            if (n != PH_CGTOK_NONE)
+                c->ntoks += n;
         }
         if (n != PH_CGTOK_NONE) {
-            c->ntoks += n;
             p = next;
         } else {
             const char *q = ph_cg_skipws(p, z);
             const char *nl = memchr(p, '\n', left);
-            if (q < z && (*q == 'f' || *q == 'c'))
+            if (q < z && (*q == 'f' || *q == 'c') && !pp->pack)
                 hash_name(pp, c, c->nlines, q, nl ? nl : z);
             p = nl ? nl + 1 : z;
         }
@@ -352,7 +383,7 @@ static void *worker(void *arg)
 }
 
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
-                           const char *data, size_t len, int jobs, int stock)
+                           const char *data, size_t len, int jobs, int flags)
 {
     ph_cgpipe *pp;
     int i;
@@ -378,7 +409,8 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
     pp->slots = ph_xcalloc(pp->nslots, sizeof *pp->slots);
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
-    if (stock && len >= STOCK_MIN_SIZE && pp->nth)
+    pp->pack = (flags & PH_CGPIPE_PACK) != 0;
+    if ((flags & PH_CGPIPE_STOCK) && len >= STOCK_MIN_SIZE && pp->nth)
         pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);
     pthread_cond_init(&pp->cv, NULL);
@@ -400,6 +432,9 @@ static void release(ph_cgpipe *pp)
 {
     size_t done;
 
+    if (!pp->serial)
+        for (size_t k = 0; k < PH_CGPACK_MAX; k++)
+            pp->psum[k] += pp->cur->psum[k];
     pthread_mutex_lock(&pp->mu);
     if (!pp->serial)
         pp->cur->ready = 0;
@@ -420,10 +455,34 @@ static void release(ph_cgpipe *pp)
     pp->cur_index++;
 }
 
+/* With the lock held, while a worker fills the chunk the reader wants:
+ * the next chunk no thread has taken filled here, when its slot is free
+ * (1), rather than the wanted one read again line by line. */
+static int help_ahead(ph_cgpipe *pp)
+{
+    size_t j = pp->next_claim;
+    chunk *h = &pp->slots[j % pp->nslots];
+
+    if (j >= pp->nchunks || j >= pp->consumed + pp->nslots || h->busy)
+        return 0;
+    pp->next_claim++;
+    h->busy = 1;
+    h->ready = 0;
+    pthread_mutex_unlock(&pp->mu);
+    fill(pp, h, j);
+    pthread_mutex_lock(&pp->mu);
+    h->index = j;
+    h->ready = 1;
+    h->busy = 0;
+    return 1;
+}
+
 /* Take chunk cur_index: from a worker when it is ready; read here when no
  * worker has started it (on a busy machine they may not get a processor);
- * line by line, without waiting, when a worker is still on it.  0, or -1
- * for a chunk the serial scanner must read (NUL byte, too long). */
+ * when a worker is still on it, the chunks after it that no thread has
+ * taken are filled here meanwhile while their slots are free (help_ahead),
+ * then it is read line by line, without waiting, if still not ready.  0,
+ * or -1 for a chunk the serial scanner must read (NUL byte, too long). */
 static int take(ph_cgpipe *pp)
 {
     size_t k = pp->cur_index;
@@ -431,6 +490,9 @@ static int take(ph_cgpipe *pp)
     int mine = 0;
 
     pthread_mutex_lock(&pp->mu);
+    while (!(c->ready && c->index == k) && pp->next_claim != k &&
+           help_ahead(pp))
+        ;
     if (pp->next_claim == k) {
         pp->next_claim++;
         mine = 1;
@@ -438,7 +500,7 @@ static int take(ph_cgpipe *pp)
     pp->serial = !(c->ready && c->index == k) && !(mine && !c->busy);
     pthread_mutex_unlock(&pp->mu);
     pp->cur = c;
-    pp->line = pp->tok = pp->name = 0;
+    pp->line = pp->tok = pp->name = pp->pk = 0;
     if (pp->serial) {
         size_t a = chunk_start(pp, k), z = chunk_start(pp, k + 1);
         pp->sp = pp->data + a;
@@ -518,7 +580,10 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
         e--;
     l->e = e;
     l->ntok = c->ntok[pp->line];
-    if (l->ntok != PH_CGTOK_NONE) {
+    if (l->ntok == PH_CGTOK_PACKED) {
+        l->packed = c->pk + pp->pk;
+        pp->pk += PH_CGPACK_HEAD + l->packed[1];
+    } else if (l->ntok != PH_CGTOK_NONE) {
         l->val = c->val + pp->tok;
         l->kind = c->kind + pp->tok;
         pp->tok += l->ntok;
@@ -554,6 +619,47 @@ void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks)
     pp->tok += toks;
 }
 
+size_t ph_cgpipe_packed(const ph_cgpipe *pp, const uint8_t **ntok,
+                        const unsigned char **pk)
+{
+    const chunk *c = pp->cur;
+
+    if (!c || pp->serial)
+        return 0;
+    *ntok = c->ntok + pp->line;
+    *pk = c->pk + pp->pk;
+    return c->nlines - pp->line;
+}
+
+void ph_cgpipe_skip_packed(ph_cgpipe *pp, size_t lines, size_t bytes)
+{
+    pp->line += lines;
+    pp->pk += bytes;
+}
+
+void ph_cgpipe_packed_sum(const ph_cgpipe *pp, uint64_t *sum, size_t n)
+{
+    const chunk *c = pp->cur;
+    size_t k, at;
+
+    if (n > PH_CGPACK_MAX)
+        n = PH_CGPACK_MAX;
+    for (k = 0; k < n; k++)
+        sum[k] += pp->psum[k];
+    /* the current chunk's lines up to the reader's */
+    for (at = 0; c && !pp->serial && at < pp->pk;) {
+        int64_t v[PH_CGPACK_MAX] = { 0 };
+        uint32_t first;
+        unsigned ncounts, len;
+        const unsigned char *costs = ph_cgpacked_get(c->pk + at, &first,
+                                                     &ncounts, &len);
+        ph_costs_get(costs, costs + len, v, PH_CGPACK_MAX);
+        for (k = 0; k < n; k++)
+            sum[k] += (uint64_t)v[k];
+        at += PH_CGPACK_HEAD + len;
+    }
+}
+
 void ph_cgpipe_stop(ph_cgpipe *pp)
 {
     size_t i;
@@ -577,6 +683,7 @@ void ph_cgpipe_stop(ph_cgpipe *pp)
         free(pp->slots[i].names);
         free(pp->slots[i].parts);
         free(pp->slots[i].buf);
+        free(pp->slots[i].pk);
     }
     free(pp->slots);
     free(pp->th);

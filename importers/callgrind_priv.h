@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "io.h"
 #include "ir.h"
@@ -32,6 +33,7 @@ enum {
     PH_CGTOK_PLUS,       /* "+N" */
     PH_CGTOK_MINUS,      /* "-N" */
     PH_CGTOK_SAME,       /* "*" */
+    PH_CGTOK_PACKED = 254, /* a count line packed (PH_CGPIPE_PACK) */
     PH_CGTOK_NONE = 255, /* the line was not tokenized */
 };
 
@@ -41,6 +43,7 @@ typedef struct ph_cgline {
     unsigned ntok;        /* tokens of a cost line, or PH_CGTOK_NONE */
     const uint64_t *val;  /* their magnitudes */
     const uint8_t *kind;  /* their PH_CGTOK_* forms */
+    const unsigned char *packed;  /* ntok PH_CGTOK_PACKED: the record */
     /* The name of a "fn=" or "cfn=" line, hashed by a look-ahead thread
      * (ir.h ph_str_hash_text), or NULL. */
     const char *name;
@@ -59,25 +62,66 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
                            uint64_t *val, uint8_t *kind, const char **e,
                            const char **next);
 
+/* The count line at q, a line number (32 bits) and at most PH_CGPACK_MAX
+ * decimal counts of at most 18 digits, blanks between, packed at d as a
+ * ph_cgpacked record (room: PH_CGPACK_ROOM bytes) and its counts added to
+ * sum[0..)); returns the record's end, *e and *next as
+ * ph_cg_cost_tokens; NULL (sum as it was) when the line is anything else,
+ * for the ordinary parser. */
+unsigned char *ph_cg_pack_line(const char *q, const char *lim,
+                               unsigned char *d, uint64_t *sum,
+                               const char **e, const char **next);
+
 typedef struct ph_cgpipe ph_cgpipe;
 
 /* Bytes read between two progress calls (ph_input_progress): also how
  * often the pages of a mapped file behind the reader are given back. */
 #define PH_CG_PROGRESS_EVERY ((size_t)512 << 10)
 
+/* How the threads serve a reader (ph_cgpipe_start's flags). */
+enum {
+    /* A big input's threads write the pages of the profile's next blocks
+     * when they are ahead (ph_cgpipe_stock): worth it where the reader is
+     * much the slower (callgrind's, 1.06x without); a reader that keeps
+     * pace (cachegrind's: 0.95x without) would be left to read chunks
+     * itself meanwhile. */
+    PH_CGPIPE_STOCK = 1,
+    /* Count lines (a line number and plain counts, cachegrind's) packed
+     * as the rows keep them (ph_cgpacked), names not hashed: what the
+     * reading thread reads of a line shrinks from 8 bytes a token to a
+     * byte or two a count. */
+    PH_CGPIPE_PACK = 2,
+};
+
+/* A packed count line: the number of counts (at most PH_CGPACK_MAX), the
+ * bytes of their packing (ph_costs_put), the line number (first token,
+ * 32 bits), then those bytes. */
+#define PH_CGPACK_MAX 24
+#define PH_CGPACK_HEAD 6
+/* the most bytes a record takes (ph_costs_room_max(PH_CGPACK_MAX), a
+ * byte for the length of at most 255) */
+#define PH_CGPACK_ROOM (PH_CGPACK_HEAD + 1 + (PH_CGPACK_MAX + 6) / 7 + \
+                        10 * PH_CGPACK_MAX)
+static inline const unsigned char *ph_cgpacked_get(const unsigned char *pk,
+                                                   uint32_t *first,
+                                                   unsigned *ncounts,
+                                                   unsigned *len)
+{
+    *ncounts = pk[0];
+    *len = pk[1];
+    memcpy(first, pk + 2, 4);
+    return pk + PH_CGPACK_HEAD;
+}
+
 /* Chunks of in's data (len bytes, no NUL in the first ones the scanner
  * checked) made ready by jobs - 1 threads, or by the reading thread itself
  * for one job when in is a file (copied, not mapped in); NULL for a small
  * input, or one job over bytes in memory.  The functions' names are hashed
  * for p (ph_str_hash_text).  The threads report the reader's progress to
- * in: work the reading thread is spared.  With stock, a big input's
- * threads write the pages of the profile's next blocks when they are
- * ahead (ph_cgpipe_stock): worth it where the reader is much the slower
- * (callgrind's, 1.06x without); a reader that keeps pace (cachegrind's:
- * 0.95x without) would be left to read chunks itself meanwhile. */
+ * in: work the reading thread is spared.  flags: PH_CGPIPE_*. */
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
                            const char *data, size_t len, int jobs,
-                           int stock);
+                           int flags);
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
@@ -112,6 +156,39 @@ static inline size_t ph_cgpipe_run(ph_cgpipe *pp, ph_cgpipe_store store,
     ph_cgpipe_skip(pp, i, t);
     return i;
 }
+/* The same for packed count lines: how many lines follow, their marks
+ * (PH_CGTOK_PACKED or not) and the records, end to end; skipping `lines`
+ * of them and `bytes` of records. */
+size_t ph_cgpipe_packed(const ph_cgpipe *pp, const uint8_t **ntok,
+                        const unsigned char **pk);
+void ph_cgpipe_skip_packed(ph_cgpipe *pp, size_t lines, size_t bytes);
+
+/* A reader's store of one packed count line (the record): 1, or 0 as
+ * ph_cgpipe_store. */
+typedef int (*ph_cgpipe_store_packed)(void *reader, const unsigned char *pk);
+
+/* ph_cgpipe_run for the packed count lines. */
+static inline size_t ph_cgpipe_run_packed(ph_cgpipe *pp,
+                                          ph_cgpipe_store_packed store,
+                                          void *reader)
+{
+    const uint8_t *ntok;
+    const unsigned char *pk, *at;
+    size_t n = ph_cgpipe_packed(pp, &ntok, &pk), i;
+
+    for (i = 0, at = pk; i < n && ntok[i] == PH_CGTOK_PACKED; i++) {
+        if (!store(reader, at))
+            break;
+        at += PH_CGPACK_HEAD + at[1];
+    }
+    ph_cgpipe_skip_packed(pp, i, (size_t)(at - pk));
+    return i;
+}
+
+/* The counts of the packed lines given so far added to sum[0..n)
+ * (wrapping, as a reader adds the counts it parses itself). */
+void ph_cgpipe_packed_sum(const ph_cgpipe *pp, uint64_t *sum, size_t n);
+
 void ph_cgpipe_stop(ph_cgpipe *pp);
 /* Blocks its threads make ready for the profile's arenas (ir/stock.h), or
  * NULL. */

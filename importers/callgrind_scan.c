@@ -9,6 +9,7 @@
 
 #include "importers/callgrind_priv.h"
 #include "importers/importers.h"
+#include "ir/varint.h"
 
 /* The data ends at its first NUL byte.  Each line is searched for one
  * when the scanner reaches it, while its bytes are in the cache; the
@@ -66,16 +67,19 @@ int ph_cgscan_next(ph_cgscan *sc)
     return 1;
 }
 
-/* Four one-digit tokens, each followed by one blank, in the 8 bytes at q:
- * their values into v, and 1; 0 when the bytes are not such (or the
- * machine is not little-endian, where the masks would need reversing). */
-static inline int four_digits(const char *q, uint64_t *v)
+/* Four one-digit tokens, each followed by one blank (the last one by a
+ * blank or, with nl, a '\n'), in the 8 bytes at q: their values into v,
+ * and 1; 0 when the bytes are not such (or the machine is not
+ * little-endian, where the masks would need reversing). */
+static inline int four_digits(const char *q, uint64_t *v, int nl)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t w, even;
+    uint64_t w, even, seps;
     memcpy(&w, q, sizeof w);
     even = w & UINT64_C(0x00ff00ff00ff00ff);
-    if ((w ^ even) != UINT64_C(0x2000200020002000) ||
+    seps = w ^ even;
+    if ((seps != UINT64_C(0x2000200020002000) &&
+         !(nl && seps == UINT64_C(0x0a00200020002000))) ||
         (even & UINT64_C(0x00f000f000f000f0)) != UINT64_C(0x0030003000300030) ||
         (((even & UINT64_C(0x000f000f000f000f)) + UINT64_C(0x0006000600060006)) &
          UINT64_C(0x0010001000100010)))
@@ -88,6 +92,7 @@ static inline int four_digits(const char *q, uint64_t *v)
 #else
     (void)q;
     (void)v;
+    (void)nl;
     return 0;
 #endif
 }
@@ -110,7 +115,7 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
          * one blank, four at a time, then one, before the next token's
          * digit */
         if (lim - q > 8 && max - n >= 4 &&
-            (unsigned char)(q[8] - '0') < 10 && four_digits(q, val + n)) {
+            (unsigned char)(q[8] - '0') < 10 && four_digits(q, val + n, 0)) {
             memset(kind + n, PH_CGTOK_ABS, 4);
             n += 4;
             q += 8;
@@ -169,6 +174,124 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
         if (q == d0)        /* a token must end at a blank */
             return PH_CGTOK_NONE;
     }
+}
+
+/* The packing of one count line as ph_costs_put writes it, built count
+ * by count (pack_put) with the counts added to sum; undo takes them out
+ * again (pack_line). */
+typedef struct packer {
+    unsigned char *d, *mask, *last_mask, *end;
+    unsigned m, k, col;
+    uint64_t *sum;
+    int undo;
+} packer;
+
+static inline void pack_put(packer *pk, uint64_t x)
+{
+    if (pk->k == 7) {           /* the next group of seven columns */
+        *pk->mask = (unsigned char)(pk->m | 0x80);
+        if (pk->m) {
+            pk->last_mask = pk->mask;
+            pk->end = pk->d;
+        }
+        pk->mask = pk->d++;
+        pk->m = pk->k = 0;
+    }
+    if (pk->undo)
+        pk->sum[pk->col++] -= x;
+    else
+        pk->sum[pk->col++] += x;
+    /* x >= 0: its zigzag is 2x, one byte below 64; written either way
+     * and kept when x is not 0 (no branch on the commonest counts) */
+    if (x < 64) {
+        *pk->d = (unsigned char)(2 * x);
+        pk->d += x != 0;
+    } else {
+        pk->d = ph_put_varint(pk->d, 2 * x);
+    }
+    pk->m |= (unsigned)(x != 0) << pk->k++;
+}
+
+/* pack_line's parse, with the counts added to sum, or taken out (undo)
+ * up to where a first parse failed. */
+static inline __attribute__((always_inline)) unsigned char *
+pack_parse(const char *q, const char *lim,
+                                        unsigned char *d, uint64_t *sum,
+                                        int undo, const char **e,
+                                        const char **next)
+{
+    packer pk = { d + PH_CGPACK_HEAD + 1, d + PH_CGPACK_HEAD, NULL, NULL,
+                  0, 0, 0, sum, undo };
+    uint64_t x = 0;
+    uint32_t first;
+    const char *d0;
+    char c;
+
+    for (d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
+        x = x * 10 + (uint64_t)(*q - '0');
+    if (q == d0 || q - d0 > 10 || x > UINT32_MAX)
+        return NULL;
+    first = (uint32_t)x;
+    for (;;) {
+        d0 = q;
+        while (q < lim && ph_cg_isspace(*q))
+            q++;
+        if (q == lim)
+            return NULL;
+        c = *q;
+        if (c == '\n' || (c == '\r' && lim - q > 1 && q[1] == '\n'))
+            break;
+        if (q == d0 || pk.col == PH_CGPACK_MAX)  /* a count ends at a blank */
+            return NULL;
+        uint64_t v[4];
+        if (lim - q >= 8 && pk.col + 4 <= PH_CGPACK_MAX &&
+            four_digits(q, v, 1)) {
+            pack_put(&pk, v[0]);
+            pack_put(&pk, v[1]);
+            pack_put(&pk, v[2]);
+            pack_put(&pk, v[3]);
+            q += 7;     /* before the last blank: the loop skips it */
+            continue;
+        }
+        if ((unsigned char)(*q - '0') < 10 && lim - q > 1 &&
+            (unsigned char)(q[1] - '0') >= 10) {
+            pack_put(&pk, (uint64_t)(*q++ - '0'));  /* one digit */
+            continue;
+        }
+        for (x = 0, d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
+            x = x * 10 + (uint64_t)(*q - '0');
+        if (q == d0 || q - d0 > 18)     /* 18 digits: at most INT64_MAX */
+            return NULL;
+        pack_put(&pk, x);
+    }
+    *e = q;
+    *next = q + (c == '\r' ? 2 : 1);
+    *pk.mask = (unsigned char)(pk.m | 0x80);
+    if (pk.m) {
+        pk.last_mask = pk.mask;
+        pk.end = pk.d;
+    }
+    if (!pk.last_mask) {
+        pk.end = d + PH_CGPACK_HEAD;
+        *pk.end++ = 0;          /* a row of zeros */
+    } else {
+        *pk.last_mask &= 0x7f;
+    }
+    d[0] = (unsigned char)pk.col;
+    d[1] = (unsigned char)(pk.end - d - PH_CGPACK_HEAD);
+    memcpy(d + 2, &first, sizeof first);
+    return pk.end;
+}
+
+unsigned char *ph_cg_pack_line(const char *q, const char *lim,
+                               unsigned char *d, uint64_t *sum,
+                               const char **e, const char **next)
+{
+    unsigned char *end = pack_parse(q, lim, d, sum, 0, e, next);
+
+    if (!end)   /* the same parse again, to take its counts out of sum */
+        pack_parse(q, lim, d, sum, 1, e, next);
+    return end;
 }
 
 int ph_cg_toklen(const char *q, const char *e)

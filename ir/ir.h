@@ -418,6 +418,11 @@ PH_API void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
                               uint64_t addr, uint32_t line, ph_file *file,
                               const uint64_t *count, size_t n,
                               uint64_t *sum);
+/* The same for costs already packed by ph_costs_put (len bytes, at most
+ * nreal columns): a reader whose threads packed them. */
+PH_API void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
+                              uint64_t addr, uint32_t line, ph_file *file,
+                              const unsigned char *costs, size_t len);
 
 /* Iterate the rows of f in part (part NULL: every part in turn).
  *   ph_row_iter it; ph_row r;

@@ -223,28 +223,31 @@ unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
     return pack_costs(d, cost, n, NULL);
 }
 
-/* A row of n costs (sum: see pack_costs). */
-static inline void add_row(ph_profile *p, ph_func *f, ph_part *part,
-                           uint64_t addr, uint32_t line, ph_file *file,
-                           const int64_t *cost, size_t n, uint64_t *sum)
+/* The head of a row of f in part (NULL: the default part) written to its
+ * block, with room after it for costs of at most room_max bytes, or, when
+ * that does not fit, of what the n costs at cost take (cost NULL: still
+ * room_max); returns where the costs go, and the chunk in *cp. */
+static inline unsigned char *start_row(ph_profile *p, ph_func *f,
+                                       ph_part *part, uint64_t addr,
+                                       uint32_t line, ph_file *file,
+                                       size_t room_max, const int64_t *cost,
+                                       size_t n, rowchunk **cp)
 {
     ph_rowblock *b;
     rowchunk *c;
     unsigned char *d;
-    size_t need;
     int changed;
     if (!part)
         part = ph_profile_default_part(p);
-    if (n > p->reals.n)
-        n = p->reals.n;
     if (!file)
         file = f->file;
     b = get_block(p, f, part);
     c = b->last;
-    if (!c || c->cap - c->len < 32 + ph_costs_room_max(n)) {
-        need = 32 + ph_costs_room(cost, n);   /* the head takes up to 31 */
-        if (!c || c->cap - c->len < need)
-            c = room_for(p, b, need);
+    /* the head takes up to 31 bytes */
+    if (!c || c->cap - c->len < 32 + room_max) {
+        size_t room = cost ? ph_costs_room(cost, n) : room_max;
+        if (!c || c->cap - c->len < 32 + room)
+            c = room_for(p, b, 32 + room);
     }
     d = c->data + c->len;
     changed = file != b->last_file;
@@ -258,10 +261,30 @@ static inline void add_row(ph_profile *p, ph_func *f, ph_part *part,
     }
     b->last_addr = addr;
     b->last_line = line;
-    d = pack_costs(d, cost, n, sum);
+    *cp = c;
+    return d;
+}
+
+/* The row's end at d in chunk c. */
+static inline void end_row(ph_profile *p, rowchunk *c, unsigned char *d)
+{
     c->len = (size_t)(d - c->data);
     p->nrows++;
     ph_profile_invalidate(p);
+}
+
+/* A row of n costs (sum: see pack_costs). */
+static inline void add_row(ph_profile *p, ph_func *f, ph_part *part,
+                           uint64_t addr, uint32_t line, ph_file *file,
+                           const int64_t *cost, size_t n, uint64_t *sum)
+{
+    rowchunk *c;
+    unsigned char *d;
+    if (n > p->reals.n)
+        n = p->reals.n;
+    d = start_row(p, f, part, addr, line, file, ph_costs_room_max(n), cost, n,
+                  &c);
+    end_row(p, c, pack_costs(d, cost, n, sum));
 }
 
 void ph_row_add(ph_profile *p, ph_func *f, ph_part *part, uint64_t addr,
@@ -276,6 +299,17 @@ void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
 {
     /* counts of at most INT64_MAX are the same values as int64_t */
     add_row(p, f, part, addr, line, file, (const int64_t *)count, n, sum);
+}
+
+void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
+                       uint64_t addr, uint32_t line, ph_file *file,
+                       const unsigned char *costs, size_t len)
+{
+    rowchunk *c;
+    unsigned char *d = start_row(p, f, part, addr, line, file, len, NULL, 0,
+                                 &c);
+    memcpy(d, costs, len);
+    end_row(p, c, d + len);
 }
 
 int ph_func_has_rows(const ph_profile *p, const ph_func *f)

@@ -782,6 +782,70 @@ static void test_cost_tokens(void)
                                       &next), PH_CGTOK_NONE);
 }
 
+/* The look-ahead threads' packing of cachegrind's count lines: the line
+ * number and the counts as strtoull reads them, packed as ph_costs_put
+ * packs them and added to the sums; a line it leaves to the parser leaves
+ * the sums as they were. */
+static void test_pack_line(void)
+{
+    static const char *const packed[] = {
+        "12 3 0\n", "5\n", "5 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+        "5 0 0 0 0 0 0 0 1\n", "7 0 1 0 9 3 2 8 6 4 1 2 3 4\n",
+        "1 2 3 4 5\r\n", "1\t2 3\n", "1 2 3 4 \n", "1  2  \n",
+        "1 100 64 63 0\n", "3 999999999999999999\n", "4294967295 1\n",
+        "0007 0012 0\n",
+        "9 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n",
+    };
+    static const char *const refused[] = {
+        "+1 2\n", "1 +2\n", "1 -2\n", "1 0x10\n", "1 .\n", "1 2",
+        "1 2\r3\n", "1 2x\n", "1 2 3 4 5 6 7 8 9 x\n", "1 2 3 4\r5\n",
+        "3 1000000000000000000\n", "4294967296 1\n", "-1 2\n", "1\v2\n",
+        "9 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 "
+        "25\n",
+    };
+    unsigned char rec[PH_CGPACK_ROOM], want[PH_CGPACK_ROOM];
+    uint64_t sum[PH_CGPACK_MAX], before[PH_CGPACK_MAX];
+    const char *e, *next;
+    size_t i, k;
+
+    for (k = 0; k < PH_CGPACK_MAX; k++)
+        sum[k] = before[k] = 1000 + k;
+    for (i = 0; i < sizeof packed / sizeof *packed; i++) {
+        const char *l = packed[i], *end = l + strlen(l);
+        int64_t v[PH_CGPACK_MAX];
+        char *q;
+        unsigned n = 0, ncounts, len;
+        uint32_t first;
+        unsigned long long line = strtoull(l, &q, 10);
+        while (*q != '\n' && *q != '\r') {
+            v[n++] = (int64_t)strtoull(q, &q, 10);
+            while (*q == ' ' || *q == '\t')
+                q++;
+        }
+        unsigned char *got = ph_cg_pack_line(l, end, rec, sum, &e, &next);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        const unsigned char *costs = ph_cgpacked_get(rec, &first, &ncounts,
+                                                     &len);
+        size_t wlen = (size_t)(ph_costs_put(want, v, n) - want);
+        CU_ASSERT_EQUAL(first, line);
+        CU_ASSERT_EQUAL(ncounts, n);
+        CU_ASSERT_EQUAL(len, wlen);
+        CU_ASSERT(len == wlen && memcmp(costs, want, wlen) == 0);
+        CU_ASSERT_PTR_EQUAL(got, costs + len);
+        CU_ASSERT_PTR_EQUAL(e, q);
+        CU_ASSERT_PTR_EQUAL(next, end);
+        for (k = 0; k < n; k++)
+            before[k] += (uint64_t)v[k];
+        CU_ASSERT(memcmp(sum, before, sizeof sum) == 0);
+    }
+    for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+        const char *l = refused[i];
+        CU_ASSERT_PTR_NULL(ph_cg_pack_line(l, l + strlen(l), rec, sum, &e,
+                                           &next));
+        CU_ASSERT(memcmp(sum, before, sizeof sum) == 0);
+    }
+}
+
 /* Every real sample reads the same with one thread, a blank before each
  * line (no line starts with a token: the ordinary parser reads them all)
  * and with two threads (the look-ahead workers tokenize). */
@@ -913,6 +977,7 @@ void ph_test_register_callgrind(void)
     CU_add_test(s, "a table of one event = the table of every event",
                 test_one_event_tables);
     CU_add_test(s, "one-pass cost-line tokens", test_cost_tokens);
+    CU_add_test(s, "cachegrind's count lines packed", test_pack_line);
     CU_add_test(s, "one-pass reading = the ordinary parser",
                 test_fast_path_samples);
 }

@@ -195,6 +195,68 @@ static void test_compact(void)
     ph_profile_free(p);
 }
 
+/* Costs packed beforehand (ph_costs_put, as a reader's threads pack them)
+ * and added with ph_row_add_packed read back as the same rows, in the
+ * same bytes, as ph_row_add's, interleaved between two functions and with
+ * file changes. */
+static void test_packed_rows(void)
+{
+    ph_profile *p = ph_profile_new(), *q = ph_profile_new();
+    ph_func *fp[2], *fq[2];
+    ph_file *file_p, *file_q;
+    ph_row_iter ip, iq;
+    ph_row a, b;
+    int64_t v[13];
+    unsigned char buf[256];
+    size_t i, k, n, rows = 0, same = 0;
+    char name[16];
+
+    rnd_state = 77;
+    for (k = 0; k < 13; k++) {
+        snprintf(name, sizeof name, "e%zu", k);
+        ph_event_add(p, name);
+        ph_event_add(q, name);
+    }
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "f%zu", k);
+        fp[k] = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+        fq[k] = ph_func_get(q, ph_str_intern0(q, name), NULL, NULL);
+    }
+    file_p = ph_file_get(p, ph_str_intern0(p, "other.c"));
+    file_q = ph_file_get(q, ph_str_intern0(q, "other.c"));
+    for (i = 0; i < 20000; i++) {
+        n = rnd() % 14;
+        for (k = 0; k < n; k++)
+            v[k] = rnd_value();
+        k = i % 7 == 0;     /* runs of one function, then the other */
+        ph_row_add(p, fp[k], NULL, i, (uint32_t)(i / 2),
+                   i % 11 ? NULL : file_p, v, n);
+        ph_row_add_packed(q, fq[k], NULL, i, (uint32_t)(i / 2),
+                          i % 11 ? NULL : file_q, buf,
+                          (size_t)(ph_costs_put(buf, v, n) - buf));
+    }
+    for (k = 0; k < 2; k++) {
+        ph_row_iter_init(&ip, p, fp[k], NULL);
+        ph_row_iter_init(&iq, q, fq[k], NULL);
+        while (ph_row_next(&ip, &a)) {
+            rows++;
+            if (!ph_row_next(&iq, &b))
+                break;
+            same += a.addr == b.addr && a.line == b.line &&
+                    (a.file ? a.file->id : 0) == (b.file ? b.file->id : 0) &&
+                    memcmp(a.cost, b.cost, 13 * sizeof *a.cost) == 0;
+        }
+        CU_ASSERT_FALSE(ph_row_next(&iq, &b));
+    }
+    CU_ASSERT_EQUAL(rows, 20000);
+    CU_ASSERT_EQUAL(same, 20000);
+    CU_ASSERT_EQUAL(p->nrows, q->nrows);
+    CU_ASSERT_EQUAL(ph_arena_size(&p->row_arena),
+                    ph_arena_size(&q->row_arena));
+    ph_profile_free(p);
+    ph_profile_free(q);
+}
+
 /* Row chunks: a function whose rows come together has them in one chunk
  * cut to size when the next function starts (about the bytes of its rows
  * plus a header); rows of two functions that alternate still read back
@@ -432,6 +494,7 @@ void ph_test_register_rows(void)
     CU_add_test(s, "round trip, wide vectors", test_round_trip_wide);
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
+    CU_add_test(s, "rows of costs packed beforehand", test_packed_rows);
     CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
     CU_add_test(s, "chunks: sequential and interleaved",
                 test_chunks_sequential_and_interleaved);
