@@ -24,6 +24,8 @@ typedef struct item {
                                   gprof sorts by */
     double total;              /* self + children */
     uint64_t calls;
+    int shown;                 /* gprof prints its entry (else it only
+                                  has a number, as a parent or child) */
 } item;
 
 typedef struct graph {
@@ -104,14 +106,26 @@ static int cmp_arc_down(const void *a, const void *b)
     return c ? c : newer(a, b);
 }
 
-static int cmp_member(const void *a, const void *b, void *ctx)
+/* gprof's cmp_member: more self + children time first, then more calls
+ * (from outside and recursive); members alike keep their order (its
+ * insertion sort leaves them so), here the cycle's address order. */
+typedef struct member {
+    const ph_gprof_fn *fn;
+    size_t pos;
+} member;
+
+static int cmp_member(const void *a, const void *b)
 {
-    const ph_gprof *g = ctx;
-    const ph_gprof_fn *x = ph_gprof_find(g, *(ph_func *const *)a);
-    const ph_gprof_fn *y = ph_gprof_find(g, *(ph_func *const *)b);
-    double tx = x ? x->self + x->children : 0;
-    double ty = y ? y->self + y->children : 0;
-    return tx < ty ? 1 : tx > ty ? -1 : 0;
+    const member *x = a, *y = b;
+    double tx = x->fn->self + x->fn->children;
+    double ty = y->fn->self + y->fn->children;
+    uint64_t cx = x->fn->calls + x->fn->self_calls;
+    uint64_t cy = y->fn->calls + y->fn->self_calls;
+    if (tx != ty)
+        return tx < ty ? 1 : -1;
+    if (cx != cy)
+        return cx < cy ? 1 : -1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 /* ------------------------------------------------------------------ */
@@ -128,21 +142,22 @@ static void build(graph *gr)
     ph_profile *p = gr->r->p;
     size_t nf = ph_gprof_count(g), nc = ph_gprof_ncycles(g);
 
+    /* gprof numbers every symbol, printed or not: a caller it leaves out
+     * (main when no tick reached it) is still "main [N]" in its callees'
+     * entries */
     gr->items = ph_xcalloc(nf + nc + 1, sizeof *gr->items);
     for (size_t i = 0; i < nf; i++) {
         const ph_gprof_fn *f = ph_gprof_at(g, i);
-        if (!printed(f))
-            continue;
         const char *name = ph_str_get(p, f->func->name);
         gr->items[gr->n++] = (item){
             f, NULL, name,
             f->func->mangled ? ph_str_get(p, f->func->mangled) : name,
-            f->self + f->children, f->calls };
+            f->self + f->children, f->calls, printed(f) };
     }
     for (size_t i = 0; i < nc; i++) {
         const ph_gprof_cycle *c = ph_gprof_cycle_at(g, i);
         gr->items[gr->n++] = (item){ NULL, c, "", "", c->self + c->children,
-                                     c->calls };
+                                     c->calls, 1 };
     }
     ph_qsort(gr->items, gr->n, sizeof *gr->items, cmp_total);
     gr->index_of_fn = ph_xcalloc(ph_func_count(p) + 1, sizeof(size_t));
@@ -318,7 +333,8 @@ static void print_fn_entry(const graph *gr, size_t i, FILE *out)
 static void print_cycle_entry(const graph *gr, size_t i, FILE *out)
 {
     const ph_gprof_cycle *c = gr->items[i].cy;
-    ph_func **m = ph_xmalloc((c->nmembers + 1) * sizeof *m);
+    member *m = ph_xmalloc((c->nmembers + 1) * sizeof *m);
+    size_t nm = 0;
     char idx[32];
 
     snprintf(idx, sizeof idx, "[%zu]", i + 1);
@@ -327,12 +343,14 @@ static void print_cycle_entry(const graph *gr, size_t i, FILE *out)
     print_time(gr, c->children, out);
     print_calls(c->calls, c->self_calls, out);
     fprintf(out, "<cycle %u as a whole> [%zu]\n", c->number, i + 1);
-    memcpy(m, c->members, c->nmembers * sizeof *m);
-    qsort_r(m, c->nmembers, sizeof *m, cmp_member, gr->g);
     for (size_t k = 0; k < c->nmembers; k++) {
-        const ph_gprof_fn *f = ph_gprof_find(gr->g, m[k]);
-        if (!f)
-            continue;
+        const ph_gprof_fn *f = ph_gprof_find(gr->g, c->members[k]);
+        if (f)
+            m[nm++] = (member){ f, k };
+    }
+    ph_qsort(m, nm, sizeof *m, cmp_member);
+    for (size_t k = 0; k < nm; k++) {
+        const ph_gprof_fn *f = m[k].fn;
         fprintf(out, "%6s %5s", "", "");
         print_time(gr, f->self, out);
         print_time(gr, f->children, out);
@@ -356,15 +374,16 @@ static int cmp_index_name(const void *a, const void *b)
 static void print_index(const graph *gr, FILE *out)
 {
     item **v = ph_xmalloc((gr->n + 1) * sizeof *v);
-    size_t rows, cols = 3;
+    size_t rows, cols = 3, n = 0;
 
     for (size_t i = 0; i < gr->n; i++)
-        v[i] = &gr->items[i];
-    ph_qsort(v, gr->n, sizeof *v, cmp_index_name);
+        if (gr->items[i].shown)
+            v[n++] = &gr->items[i];
+    ph_qsort(v, n, sizeof *v, cmp_index_name);
     fprintf(out, "\nIndex by function name\n\n");
-    rows = (gr->n + cols - 1) / cols;
+    rows = (n + cols - 1) / cols;
     for (size_t r = 0; r < rows; r++) {
-        for (size_t c = 0; c < cols && c * rows + r < gr->n; c++) {
+        for (size_t c = 0; c < cols && c * rows + r < n; c++) {
             const item *it = v[c * rows + r];
             size_t idx = (size_t)(it - gr->items) + 1;
             char name[64], cell[96];
@@ -388,6 +407,8 @@ static int chosen(const graph *gr, size_t i)
     unsigned n;
     char tail;
 
+    if (!it->shown)
+        return 0;
     if (!fn)
         return 1;
     if (sscanf(fn, "<cycle %u%c", &n, &tail) == 2 && tail == '>')

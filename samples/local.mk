@@ -48,6 +48,8 @@ EXTRA_DIST += \
 	samples/gmon/chain-pie/prog \
 	samples/gmon/recursion-nopie/gmon.out \
 	samples/gmon/recursion-nopie/prog \
+	samples/gmon/recursion-noticks/gmon.out \
+	samples/gmon/recursion-noticks/prog \
 	samples/gmon/recursion-pie/gmon.out \
 	samples/gmon/recursion-pie/prog \
 	samples/gmon/shapes-pie/gmon.out \

@@ -13,6 +13,9 @@
 #    gprof_graph_cmp);
 # the same for samples/src/recursion.c (cycles, self recursion), and a
 # gmon.out without --exe is refused (exit 1) unless --raw-addresses.
+# A run gets few ticks, under load sometimes none: gprof then prints no
+# entry for main (samples/gmon/recursion-noticks checks that case every
+# time, in gprof_views.sh and peer_gmon.sh).
 # Skips (77) without gcc, gprof or python3.
 . "$(dirname "$0")/lib.sh"
 need_program gcc gprof python3

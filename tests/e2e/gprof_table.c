@@ -5,7 +5,10 @@
  *   usage: gprof_table PROG GMON...   (PROG "-": no executable)
  *   fn<TAB>name<TAB>self<TAB>calls<TAB>self_calls<TAB>children<TAB>cycle
  *   cycle<TAB>N<TAB>self<TAB>calls<TAB>self_calls<TAB>children
- * Seconds are printed with two decimals, as gprof prints them.
+ * Seconds are printed with two decimals, as gprof prints them.  A function
+ * with no time and no calls is left out, as gprof prints it nowhere (not
+ * in -p, not as an entry of -q), even when it calls others: main when no
+ * tick reached the program.
  */
 #include "config.h"
 
@@ -52,6 +55,9 @@ int main(int argc, char **argv)
         g = ph_gprof_compute(p, NULL, PH_ALL_PARTS);
         for (size_t i = 0; i < ph_gprof_count(g); i++) {
             const ph_gprof_fn *e = ph_gprof_at(g, i);
+            if (!e->calls && !e->self_calls && e->self == 0 &&
+                e->children == 0)
+                continue;
             printf("fn\t%s\t%.2f\t%llu\t%llu\t%.2f\t%u\n",
                    ph_str_get(p, e->func->name), e->self,
                    (unsigned long long)e->calls,

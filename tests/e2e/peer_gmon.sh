@@ -117,7 +117,10 @@ for r in rows[1:]:
         print('%s\t%s' % (r[fi], r[si]))
 EOF
         sort "$tmp/ours" -o "$tmp/ours"
-        if [ ! -s "$tmp/cga" ] || [ ! -s "$tmp/ours" ]; then
+        if [ ! -s "$tmp/cga" ] && [ ! -s "$tmp/ours" ] &&
+            gprof -b -p "$d/prog" "$g" 2>/dev/null | grep -q 'no time accumulated'; then
+            echo "ok   $name: no self cost on either side (no tick, as gprof says)"
+        elif [ ! -s "$tmp/cga" ] || [ ! -s "$tmp/ours" ]; then
             echo "FAIL $name: empty callgrind_annotate or summary output"; failures=$((failures + 1))
         elif cmp -s "$tmp/cga" "$tmp/ours"; then
             echo "ok   $name: callgrind_annotate self costs equal ($(wc -l <"$tmp/ours") functions)"

@@ -79,6 +79,9 @@ if command -v gprof >/dev/null 2>&1 && command -v callgrind_annotate >/dev/null 
         # gprof: main's self + children in seconds; ours: ticks / rate
         want=$(gprof -b -q "$d/prog" "$d/gmon.out" |
                awk '$1 ~ /^\[[0-9]+\]$/ && $(NF-1) == "main" { printf "%.2f", $3 + $4; exit }')
+        # no tick at all: gprof prints no entry for main (no time, no calls)
+        [ -z "$want" ] && gprof -b -p "$d/prog" "$d/gmon.out" |
+            grep -q 'no time accumulated' && want=0.00
         rate=$(awk '/^desc: gmon.prof_rate:/ { print $3 }' "$tmp/g.callgrind")
         # callgrind_annotate splits a function by the file of each call
         # site (inlined code): main is the sum of its file:main lines
