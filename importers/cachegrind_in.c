@@ -29,6 +29,7 @@ typedef struct cg_reader {
     uint64_t *sum;        /* sum of count lines (wrapping), nev values,
                              but for those the threads packed */
     ph_cgpipe *pp;        /* the look-ahead threads, while they read */
+    uint32_t run_rows;    /* packed lines stored since the last other */
     int have_summary;
     uint64_t summary_line;
 } cg_reader;
@@ -400,6 +401,21 @@ static void unpack_sum(cg_reader *r, const unsigned char *pk)
         r->sum[k] -= (uint64_t)v[k];
 }
 
+/* When the lines just stored ended a segment (ph_cgpipe_segment_done)
+ * and every line of it was stored in the current function: its sums, so
+ * that the summary need not read its rows again. */
+static void segment_sums(cg_reader *r)
+{
+    unsigned width;
+    uint32_t nlines;
+    int exact;
+    const uint64_t *sum = ph_cgpipe_segment_done(r->pp, &width, &nlines,
+                                                 &exact);
+
+    if (sum && exact && r->run_rows >= nlines)
+        ph_rows_add_sums(r->p, r->fn, r->part, sum, width, nlines);
+}
+
 /* The last line of data (its number and length) for the messages about
  * the end of the file, when the threads read it. */
 static void last_line(const ph_input *in, uint64_t lineno, uint64_t *last,
@@ -432,12 +448,17 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
     if (!pp)
         return 0;
     r->pp = pp;
+    ph_rows_keep_sums(r->p);
     while ((got = ph_cgpipe_next(pp, &l)) > 0) {
         ph_line ln = { l.s, (size_t)(l.e - l.s), ++lineno };
         int stored;
+        size_t run;
+        r->run_rows = 0;
         if (l.ntok == PH_CGTOK_PACKED) {
             stored = count_packed(r, l.packed);
-            if (!stored)
+            if (stored)
+                r->run_rows = 1;
+            else
                 unpack_sum(r, l.packed);
         } else {
             stored = l.ntok != PH_CGTOK_NONE &&
@@ -448,7 +469,10 @@ static int read_ahead(cg_reader *r, uint64_t *last, size_t *lastlen)
             break;
         }
         /* the count lines after it, up to one read_line must read */
-        lineno += ph_cgpipe_run_packed(pp, count_packed, r);
+        run = ph_cgpipe_run_packed(pp, count_packed, r);
+        lineno += run;
+        r->run_rows += (uint32_t)run;
+        segment_sums(r);
     }
     /* the packed lines' counts into the sums, for a summary line after */
     if (!r->have_summary && r->nev)

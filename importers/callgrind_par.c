@@ -52,6 +52,17 @@ typedef struct hashed_name {
     uint32_t whole, nparts, first;
 } hashed_name;
 
+/* A run of packed count lines in a chunk (they follow one another: no
+ * other line between them, so a reader stores them in one function) and
+ * their counts' sums (wrapping; exact when every count is below 2^48:
+ * a chunk's lines cannot then add up past 2^63). */
+typedef struct segment {
+    uint32_t first, nlines;     /* its lines in the chunk */
+    uint32_t at;                /* its sums: the chunk's ssum[at..] */
+    uint8_t width;              /* counts of its longest line */
+    uint8_t exact;
+} segment;
+
 typedef struct chunk {
     size_t index;           /* chunk number held, valid when ready */
     int ready;
@@ -74,7 +85,10 @@ typedef struct chunk {
     size_t nparts, capparts;
     unsigned char *pk;      /* packed count lines (PH_CGPIPE_PACK) */
     size_t npk, cappk;
-    uint64_t psum[PH_CGPACK_MAX];   /* their counts' sums, wrapping */
+    segment *segs;          /* their runs, the last one open while */
+    size_t nsegs, capsegs;  /* fill packs */
+    uint64_t *ssum;
+    size_t nssum, capssum;
 } chunk;
 
 struct ph_cgpipe {
@@ -105,7 +119,7 @@ struct ph_cgpipe {
 
     /* The reader's position. */
     chunk *cur;
-    size_t cur_index, line, tok, name, pk;
+    size_t cur_index, line, tok, name, pk, seg;
     /* When the reader reads a chunk itself, line by line: its bytes, and
      * the tokens of its cost line */
     int serial;
@@ -234,23 +248,74 @@ static void hash_name(const ph_cgpipe *pp, chunk *c, size_t nline,
     c->nparts += h.nparts;
 }
 
-/* The count line at p (its first byte a digit) packed at the end of c's
- * records: PH_CGTOK_PACKED and *next after it, or PH_CGTOK_NONE. */
-static unsigned pack_line(chunk *c, const char *p, const char *z,
-                          const char **next)
+/* The segment line `line` of c starts or goes on, its sums zeroed when
+ * it starts. */
+static segment *open_segment(chunk *c, size_t line)
 {
+    segment *g = c->nsegs ? &c->segs[c->nsegs - 1] : NULL;
+
+    if (g && g->first + g->nlines == line)
+        return g;
+    if (g && g->nlines == 0) {      /* its only line was not packed */
+        c->nsegs--;
+        c->nssum = g->at;
+    }
+    if (c->nsegs == c->capsegs) {
+        c->capsegs = c->capsegs ? 2 * c->capsegs : 64;
+        c->segs = ph_xrealloc(c->segs, c->capsegs * sizeof *c->segs);
+    }
+    if (c->capssum - c->nssum < PH_CGPACK_MAX) {
+        c->capssum = 2 * c->capssum + PH_CGPACK_MAX;
+        c->ssum = ph_xrealloc(c->ssum, c->capssum * sizeof *c->ssum);
+    }
+    g = &c->segs[c->nsegs++];
+    *g = (segment){ (uint32_t)line, 0, (uint32_t)c->nssum, 0, 1 };
+    memset(c->ssum + c->nssum, 0, PH_CGPACK_MAX * sizeof *c->ssum);
+    c->nssum += PH_CGPACK_MAX;
+    return g;
+}
+
+/* The count line at p (its first byte a digit, line `line` of c) packed
+ * at the end of c's records, its counts added to its segment's sums:
+ * PH_CGTOK_PACKED and *next after it, or PH_CGTOK_NONE. */
+static unsigned pack_line(chunk *c, size_t line, const char *p,
+                          const char *z, const char **next)
+{
+    segment *g = open_segment(c, line);
+    unsigned char *d, *end;
     const char *e;
-    unsigned char *end;
 
     if (c->cappk - c->npk < PH_CGPACK_ROOM) {
         c->cappk = 2 * c->cappk + PH_CGPACK_ROOM;
         c->pk = ph_xrealloc(c->pk, c->cappk);
     }
-    end = ph_cg_pack_line(p, z, c->pk + c->npk, c->psum, &e, next);
+    d = c->pk + c->npk;
+    end = ph_cg_pack_line(p, z, d, c->ssum + g->at, &e, next);
     if (!end)
         return PH_CGTOK_NONE;
     c->npk = (size_t)(end - c->pk);
+    g->nlines++;
+    if ((d[0] & PH_CGPACK_NCOUNTS) > g->width)
+        g->width = d[0] & PH_CGPACK_NCOUNTS;
+    if (d[0] & PH_CGPACK_BIG)
+        g->exact = 0;
     return PH_CGTOK_PACKED;
+}
+
+/* The segments' sums cut to their widths: 0 for an empty last one. */
+static void close_segments(chunk *c)
+{
+    size_t i, at = 0;
+
+    if (c->nsegs && c->segs[c->nsegs - 1].nlines == 0)
+        c->nsegs--;
+    for (i = 0; i < c->nsegs; i++) {
+        segment *g = &c->segs[i];
+        memmove(c->ssum + at, c->ssum + g->at, g->width * sizeof *c->ssum);
+        g->at = (uint32_t)at;
+        at += g->width;
+    }
+    c->nssum = at;
 }
 
 static void fill(ph_cgpipe *pp, chunk *c, size_t k)
@@ -260,8 +325,8 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
     c->start = chunk_start(pp, k);
     c->end = chunk_start(pp, k + 1);
     c->nlines = c->ntoks = c->nnames = c->nparts = c->npk = 0;
+    c->nsegs = c->nssum = 0;
     c->has_nul = c->too_big = 0;
-    memset(c->psum, 0, sizeof c->psum);
     if (c->end - c->start > UINT32_MAX) {
         c->too_big = 1;
         return;
@@ -290,7 +355,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
          * refuses it, as cg_annotate does) */
         if (pp->pack) {
             if ((unsigned char)(*p - '0') < 10)
-                n = pack_line(c, p, z, &next);
+                n = pack_line(c, c->nlines, p, z, &next);
         } else if (ph_cg_token_start(*p)) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
@@ -311,6 +376,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         c->lend[c->nlines] = (uint32_t)((p[-1] == '\n' ? p - 1 : p) - a);
         c->ntok[c->nlines++] = (uint8_t)n;
     }
+    close_segments(c);
 }
 
 /* With the lock held: the bytes the reader is done with when they call
@@ -327,14 +393,30 @@ static size_t report_due(ph_cgpipe *pp)
     return done;
 }
 
+/* With the lock held: the next chunk no thread has taken (its slot free)
+ * filled without the lock, and made ready. */
+static void fill_next(ph_cgpipe *pp)
+{
+    size_t k = pp->next_claim++;
+    chunk *c = &pp->slots[k % pp->nslots];
+
+    c->busy = 1;
+    c->ready = 0;
+    pthread_mutex_unlock(&pp->mu);
+    fill(pp, c, k);
+    pthread_mutex_lock(&pp->mu);
+    c->index = k;
+    c->ready = 1;
+    c->busy = 0;
+}
+
 static void *worker(void *arg)
 {
     ph_cgpipe *pp = arg;
 
     ph_mem_set_context(pp->mem_context);
     for (;;) {
-        size_t k, done;
-        chunk *c;
+        size_t done;
 
         pthread_mutex_lock(&pp->mu);
         for (;;) {
@@ -365,18 +447,7 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&pp->mu);
             return NULL;
         }
-        k = pp->next_claim++;
-        c = &pp->slots[k % pp->nslots];
-        c->busy = 1;
-        c->ready = 0;
-        pthread_mutex_unlock(&pp->mu);
-
-        fill(pp, c, k);
-
-        pthread_mutex_lock(&pp->mu);
-        c->index = k;
-        c->ready = 1;
-        c->busy = 0;
+        fill_next(pp);
         pthread_cond_broadcast(&pp->cv);
         pthread_mutex_unlock(&pp->mu);
     }
@@ -427,14 +498,21 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
     return pp;
 }
 
+/* The sums of c's first n segments added to sum (PH_CGPACK_MAX values). */
+static void add_segments(uint64_t *sum, const chunk *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < c->segs[i].width; k++)
+            sum[k] += c->ssum[c->segs[i].at + k];
+}
+
 /* Done with the current chunk: its slot may take a later one. */
 static void release(ph_cgpipe *pp)
 {
     size_t done;
 
     if (!pp->serial)
-        for (size_t k = 0; k < PH_CGPACK_MAX; k++)
-            pp->psum[k] += pp->cur->psum[k];
+        add_segments(pp->psum, pp->cur, pp->cur->nsegs);
     pthread_mutex_lock(&pp->mu);
     if (!pp->serial)
         pp->cur->ready = 0;
@@ -461,19 +539,11 @@ static void release(ph_cgpipe *pp)
 static int help_ahead(ph_cgpipe *pp)
 {
     size_t j = pp->next_claim;
-    chunk *h = &pp->slots[j % pp->nslots];
 
-    if (j >= pp->nchunks || j >= pp->consumed + pp->nslots || h->busy)
+    if (j >= pp->nchunks || j >= pp->consumed + pp->nslots ||
+        pp->slots[j % pp->nslots].busy)
         return 0;
-    pp->next_claim++;
-    h->busy = 1;
-    h->ready = 0;
-    pthread_mutex_unlock(&pp->mu);
-    fill(pp, h, j);
-    pthread_mutex_lock(&pp->mu);
-    h->index = j;
-    h->ready = 1;
-    h->busy = 0;
+    fill_next(pp);
     return 1;
 }
 
@@ -500,7 +570,7 @@ static int take(ph_cgpipe *pp)
     pp->serial = !(c->ready && c->index == k) && !(mine && !c->busy);
     pthread_mutex_unlock(&pp->mu);
     pp->cur = c;
-    pp->line = pp->tok = pp->name = pp->pk = 0;
+    pp->line = pp->tok = pp->name = pp->pk = pp->seg = 0;
     if (pp->serial) {
         size_t a = chunk_start(pp, k), z = chunk_start(pp, k + 1);
         pp->sp = pp->data + a;
@@ -600,64 +670,64 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
     return 1;
 }
 
-size_t ph_cgpipe_costs(const ph_cgpipe *pp, const uint8_t **ntok,
-                       const uint64_t **val, const uint8_t **kind)
+size_t ph_cgpipe_ahead(const ph_cgpipe *pp, ph_cgahead *a)
 {
     const chunk *c = pp->cur;
 
     if (!c || pp->serial)
         return 0;
-    *ntok = c->ntok + pp->line;
-    *val = c->val + pp->tok;
-    *kind = c->kind + pp->tok;
+    a->ntok = c->ntok + pp->line;
+    a->val = c->val + pp->tok;
+    a->kind = c->kind + pp->tok;
+    a->pk = c->pk + pp->pk;
     return c->nlines - pp->line;
 }
 
-void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks)
+void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks, size_t bytes)
 {
     pp->line += lines;
     pp->tok += toks;
-}
-
-size_t ph_cgpipe_packed(const ph_cgpipe *pp, const uint8_t **ntok,
-                        const unsigned char **pk)
-{
-    const chunk *c = pp->cur;
-
-    if (!c || pp->serial)
-        return 0;
-    *ntok = c->ntok + pp->line;
-    *pk = c->pk + pp->pk;
-    return c->nlines - pp->line;
-}
-
-void ph_cgpipe_skip_packed(ph_cgpipe *pp, size_t lines, size_t bytes)
-{
-    pp->line += lines;
     pp->pk += bytes;
 }
 
 void ph_cgpipe_packed_sum(const ph_cgpipe *pp, uint64_t *sum, size_t n)
 {
+    uint64_t all[PH_CGPACK_MAX];
     const chunk *c = pp->cur;
-    size_t k, at;
+    size_t k, i = 0;
 
-    if (n > PH_CGPACK_MAX)
-        n = PH_CGPACK_MAX;
-    for (k = 0; k < n; k++)
-        sum[k] += pp->psum[k];
-    /* the current chunk's lines up to the reader's */
-    for (at = 0; c && !pp->serial && at < pp->pk;) {
-        int64_t v[PH_CGPACK_MAX] = { 0 };
-        uint32_t first;
-        unsigned ncounts, len;
-        const unsigned char *costs = ph_cgpacked_get(c->pk + at, &first,
-                                                     &ncounts, &len);
-        ph_costs_get(costs, costs + len, v, PH_CGPACK_MAX);
-        for (k = 0; k < n; k++)
-            sum[k] += (uint64_t)v[k];
-        at += PH_CGPACK_HEAD + len;
-    }
+    memcpy(all, pp->psum, sizeof all);
+    /* the current chunk's segments up to the reader's line */
+    while (c && !pp->serial && i < c->nsegs &&
+           c->segs[i].first + c->segs[i].nlines <= pp->line)
+        i++;
+    if (c && !pp->serial)
+        add_segments(all, c, i);
+    for (k = 0; k < n && k < PH_CGPACK_MAX; k++)
+        sum[k] += all[k];
+}
+
+const uint64_t *ph_cgpipe_segment_done(ph_cgpipe *pp, unsigned *width,
+                                       uint32_t *nlines, int *exact)
+{
+    const chunk *c = pp->cur;
+    const segment *g;
+    size_t last = pp->line - 1;
+
+    if (!c || pp->serial || pp->line == 0 ||
+        c->ntok[last] != PH_CGTOK_PACKED ||
+        (pp->line < c->nlines && c->ntok[pp->line] == PH_CGTOK_PACKED))
+        return NULL;
+    while (pp->seg < c->nsegs &&
+           c->segs[pp->seg].first + c->segs[pp->seg].nlines <= last)
+        pp->seg++;
+    if (pp->seg == c->nsegs)
+        return NULL;
+    g = &c->segs[pp->seg];
+    *width = g->width;
+    *nlines = g->nlines;
+    *exact = g->exact;
+    return c->ssum + g->at;
 }
 
 void ph_cgpipe_stop(ph_cgpipe *pp)
@@ -684,6 +754,8 @@ void ph_cgpipe_stop(ph_cgpipe *pp)
         free(pp->slots[i].parts);
         free(pp->slots[i].buf);
         free(pp->slots[i].pk);
+        free(pp->slots[i].segs);
+        free(pp->slots[i].ssum);
     }
     free(pp->slots);
     free(pp->th);

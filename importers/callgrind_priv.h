@@ -93,10 +93,13 @@ enum {
     PH_CGPIPE_PACK = 2,
 };
 
-/* A packed count line: the number of counts (at most PH_CGPACK_MAX), the
- * bytes of their packing (ph_costs_put), the line number (first token,
- * 32 bits), then those bytes. */
+/* A packed count line: the number of counts (at most PH_CGPACK_MAX, with
+ * PH_CGPACK_BIG when one has 15 digits or more), the bytes of their
+ * packing (ph_costs_put), the line number (first token, 32 bits), then
+ * those bytes. */
 #define PH_CGPACK_MAX 24
+#define PH_CGPACK_NCOUNTS 0x7f
+#define PH_CGPACK_BIG 0x80
 #define PH_CGPACK_HEAD 6
 /* the most bytes a record takes (ph_costs_room_max(PH_CGPACK_MAX), a
  * byte for the length of at most 255) */
@@ -107,7 +110,7 @@ static inline const unsigned char *ph_cgpacked_get(const unsigned char *pk,
                                                    unsigned *ncounts,
                                                    unsigned *len)
 {
-    *ncounts = pk[0];
+    *ncounts = pk[0] & PH_CGPACK_NCOUNTS;
     *len = pk[1];
     memcpy(first, pk + 2, 4);
     return pk + PH_CGPACK_HEAD;
@@ -125,14 +128,23 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
 /* The next line: 1; 0 at the end of the data; -1 when the serial scanner
  * must read the rest from l->next (a NUL byte is ahead). */
 int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l);
-/* The lines of the current chunk after the one ph_cgpipe_next gave: how
- * many, their token counts (PH_CGTOK_NONE: not a cost line the threads
- * read) and their tokens, end to end; 0 when the reader reads the chunk
- * itself.  ph_cgpipe_skip then moves past the first `lines` of them,
- * with `toks` tokens. */
-size_t ph_cgpipe_costs(const ph_cgpipe *pp, const uint8_t **ntok,
-                       const uint64_t **val, const uint8_t **kind);
-void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks);
+/* What the threads made of the lines of the current chunk after the one
+ * ph_cgpipe_next gave: per line its tokens' count (PH_CGTOK_NONE: not a
+ * cost line the threads read; PH_CGTOK_PACKED: a packed count line),
+ * their tokens end to end, the packed lines' records end to end. */
+typedef struct ph_cgahead {
+    const uint8_t *ntok;
+    const uint64_t *val;
+    const uint8_t *kind;
+    const unsigned char *pk;
+} ph_cgahead;
+
+/* The lines ahead in the current chunk: how many, and what is known of
+ * them in *a; 0 when the reader reads the chunk itself.  ph_cgpipe_skip
+ * then moves past the first `lines` of them, with `toks` tokens and
+ * `bytes` of packed records. */
+size_t ph_cgpipe_ahead(const ph_cgpipe *pp, ph_cgahead *a);
+void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks, size_t bytes);
 
 /* A reader's store of one tokenized cost line: 1 when stored, 0 when the
  * ordinary parser must read it (nothing has changed then). */
@@ -146,22 +158,15 @@ typedef int (*ph_cgpipe_store)(void *reader, unsigned ntok,
 static inline size_t ph_cgpipe_run(ph_cgpipe *pp, ph_cgpipe_store store,
                                    void *reader)
 {
-    const uint8_t *ntok, *kind;
-    const uint64_t *val;
-    size_t n = ph_cgpipe_costs(pp, &ntok, &val, &kind), i, t = 0;
+    ph_cgahead a;
+    size_t n = ph_cgpipe_ahead(pp, &a), i, t = 0;
 
-    for (i = 0; i < n && ntok[i] != PH_CGTOK_NONE; t += ntok[i++])
-        if (!store(reader, ntok[i], val + t, kind + t))
+    for (i = 0; i < n && a.ntok[i] != PH_CGTOK_NONE; t += a.ntok[i++])
+        if (!store(reader, a.ntok[i], a.val + t, a.kind + t))
             break;
-    ph_cgpipe_skip(pp, i, t);
+    ph_cgpipe_skip(pp, i, t, 0);
     return i;
 }
-/* The same for packed count lines: how many lines follow, their marks
- * (PH_CGTOK_PACKED or not) and the records, end to end; skipping `lines`
- * of them and `bytes` of records. */
-size_t ph_cgpipe_packed(const ph_cgpipe *pp, const uint8_t **ntok,
-                        const unsigned char **pk);
-void ph_cgpipe_skip_packed(ph_cgpipe *pp, size_t lines, size_t bytes);
 
 /* A reader's store of one packed count line (the record): 1, or 0 as
  * ph_cgpipe_store. */
@@ -172,22 +177,27 @@ static inline size_t ph_cgpipe_run_packed(ph_cgpipe *pp,
                                           ph_cgpipe_store_packed store,
                                           void *reader)
 {
-    const uint8_t *ntok;
-    const unsigned char *pk, *at;
-    size_t n = ph_cgpipe_packed(pp, &ntok, &pk), i;
+    ph_cgahead a;
+    const unsigned char *at;
+    size_t n = ph_cgpipe_ahead(pp, &a), i;
 
-    for (i = 0, at = pk; i < n && ntok[i] == PH_CGTOK_PACKED; i++) {
+    for (i = 0, at = a.pk; i < n && a.ntok[i] == PH_CGTOK_PACKED; i++) {
         if (!store(reader, at))
             break;
         at += PH_CGPACK_HEAD + at[1];
     }
-    ph_cgpipe_skip_packed(pp, i, (size_t)(at - pk));
+    ph_cgpipe_skip(pp, i, 0, (size_t)(at - a.pk));
     return i;
 }
 
 /* The counts of the packed lines given so far added to sum[0..n)
  * (wrapping, as a reader adds the counts it parses itself). */
 void ph_cgpipe_packed_sum(const ph_cgpipe *pp, uint64_t *sum, size_t n);
+/* When the last line given ended a run of packed count lines, a
+ * segment: the sums of its lines' counts (*width of them, *exact when
+ * every count was below 2^48: no sum wrapped), and *nlines; else NULL. */
+const uint64_t *ph_cgpipe_segment_done(ph_cgpipe *pp, unsigned *width,
+                                       uint32_t *nlines, int *exact);
 
 void ph_cgpipe_stop(ph_cgpipe *pp);
 /* Blocks its threads make ready for the profile's arenas (ir/stock.h), or

@@ -97,6 +97,38 @@ static inline int four_digits(const char *q, uint64_t *v, int nl)
 #endif
 }
 
+/* The decimal digits at q (before lim) read into *x, wrapping; their end. */
+static inline const char *decimal(const char *q, const char *lim,
+                                  uint64_t *x)
+{
+    uint64_t v = 0;
+    for (; q < lim && (unsigned char)(*q - '0') < 10; q++)
+        v = v * 10 + (uint64_t)(*q - '0');
+    *x = v;
+    return q;
+}
+
+/* After a token that ends at *pq: its blanks skipped; 1 at the line's end
+ * ("\n" or "\r\n": *e at it, *next after it), 0 at the next token, -1 when
+ * the line has no end before lim or the token ends at no blank. */
+static inline int token_gap(const char **pq, const char *lim, const char **e,
+                            const char **next)
+{
+    const char *q = *pq, *d0 = q;
+
+    while (q < lim && ph_cg_isspace(*q))
+        q++;
+    *pq = q;
+    if (q == lim)
+        return -1;
+    if (*q == '\n' || (*q == '\r' && lim - q > 1 && q[1] == '\n')) {
+        *e = q;
+        *next = q + (*q == '\r' ? 2 : 1);
+        return 1;
+    }
+    return q == d0 ? -1 : 0;
+}
+
 unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
                            uint64_t *val, uint8_t *kind, const char **e,
                            const char **next)
@@ -151,8 +183,8 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
                 if (q == d0 || q - d0 > 16)
                     return PH_CGTOK_NONE;
             } else {
-                for (d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
-                    x = x * 10 + (uint64_t)(*q - '0');
+                d0 = q;
+                q = decimal(q, lim, &x);
                 if (q == d0 || q - d0 > 19)   /* 19 digits cannot overflow */
                     return PH_CGTOK_NONE;
             }
@@ -160,19 +192,12 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
         val[n] = x;
         kind[n] = k;
         n++;
-        d0 = q;
-        while (q < lim && ph_cg_isspace(*q))
-            q++;
-        if (q == lim)
-            return PH_CGTOK_NONE;
-        c = *q;
-        if (c == '\n' || (c == '\r' && lim - q > 1 && q[1] == '\n')) {
-            *e = q;
-            *next = q + (c == '\r' ? 2 : 1);
+        switch (token_gap(&q, lim, e, next)) {
+        case 1:
             return n;
-        }
-        if (q == d0)        /* a token must end at a blank */
+        case -1:
             return PH_CGTOK_NONE;
+        }
     }
 }
 
@@ -222,26 +247,17 @@ pack_parse(const char *q, const char *lim,
 {
     packer pk = { d + PH_CGPACK_HEAD + 1, d + PH_CGPACK_HEAD, NULL, NULL,
                   0, 0, 0, sum, undo };
-    uint64_t x = 0;
+    uint64_t x;
     uint32_t first;
-    const char *d0;
-    char c;
+    const char *d0 = q;
+    int big = 0, gap;
 
-    for (d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
-        x = x * 10 + (uint64_t)(*q - '0');
+    q = decimal(q, lim, &x);
     if (q == d0 || q - d0 > 10 || x > UINT32_MAX)
         return NULL;
     first = (uint32_t)x;
-    for (;;) {
-        d0 = q;
-        while (q < lim && ph_cg_isspace(*q))
-            q++;
-        if (q == lim)
-            return NULL;
-        c = *q;
-        if (c == '\n' || (c == '\r' && lim - q > 1 && q[1] == '\n'))
-            break;
-        if (q == d0 || pk.col == PH_CGPACK_MAX)  /* a count ends at a blank */
+    while ((gap = token_gap(&q, lim, e, next)) == 0) {
+        if (pk.col == PH_CGPACK_MAX)
             return NULL;
         uint64_t v[4];
         if (lim - q >= 8 && pk.col + 4 <= PH_CGPACK_MAX &&
@@ -258,14 +274,15 @@ pack_parse(const char *q, const char *lim,
             pack_put(&pk, (uint64_t)(*q++ - '0'));  /* one digit */
             continue;
         }
-        for (x = 0, d0 = q; q < lim && (unsigned char)(*q - '0') < 10; q++)
-            x = x * 10 + (uint64_t)(*q - '0');
+        d0 = q;
+        q = decimal(q, lim, &x);
         if (q == d0 || q - d0 > 18)     /* 18 digits: at most INT64_MAX */
             return NULL;
+        big |= q - d0 > 14;             /* 10^14 < 2^48 */
         pack_put(&pk, x);
     }
-    *e = q;
-    *next = q + (c == '\r' ? 2 : 1);
+    if (gap < 0)
+        return NULL;
     *pk.mask = (unsigned char)(pk.m | 0x80);
     if (pk.m) {
         pk.last_mask = pk.mask;
@@ -277,7 +294,7 @@ pack_parse(const char *q, const char *lim,
     } else {
         *pk.last_mask &= 0x7f;
     }
-    d[0] = (unsigned char)pk.col;
+    d[0] = (unsigned char)(pk.col | (big ? PH_CGPACK_BIG : 0));
     d[1] = (unsigned char)(pk.end - d - PH_CGPACK_HEAD);
     memcpy(d + 2, &first, sizeof first);
     return pk.end;

@@ -423,6 +423,15 @@ PH_API void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
 PH_API void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
                               uint64_t addr, uint32_t line, ph_file *file,
                               const unsigned char *costs, size_t len);
+/* A reader that adds up its rows' counts as it reads (its threads do):
+ * the blocks of rows made from now on keep room for those sums, and
+ * ph_rows_add_sums gives the sums of the last nrows rows added to f in
+ * part, all of them counts (at least 0), n columns (at most nreal).  When
+ * every row of a block has its sums so given, ph_rows_sum and the
+ * summaries add those instead of reading the rows again. */
+PH_API void ph_rows_keep_sums(ph_profile *p);
+PH_API void ph_rows_add_sums(ph_profile *p, ph_func *f, ph_part *part,
+                             const uint64_t *sum, size_t n, uint32_t nrows);
 
 /* Iterate the rows of f in part (part NULL: every part in turn).
  *   ph_row_iter it; ph_row r;

@@ -191,6 +191,8 @@ struct ph_profile {
     uint64_t nrows;
     ph_arena row_arena;     /* row chunks only, so the newest can grow */
     void *row_top;          /* the newest chunk of row_arena, or NULL */
+    int row_sums;           /* new blocks keep their rows' sums
+                               (ph_rows_keep_sums) */
     int64_t *scratch[PH_ROW_SCRATCH];   /* for nreal > 64 */
     size_t scratch_width[PH_ROW_SCRATCH];
     unsigned scratch_next;

@@ -50,11 +50,23 @@ struct ph_rowblock {
     uint32_t part;          /* part index */
     ph_file *last_file;
     uint32_t next_cap;      /* data bytes of the next chunk or growth */
-    uint16_t cut;           /* its chunk was cut to size when another
+    uint8_t cut;            /* its chunk was cut to size when another
                                block took rows: it is not cut again */
-    uint16_t elsewhere;     /* a row lies in another file than the
+    uint8_t elsewhere;      /* a row lies in another file than the
                                function's (fi=, fe= in callgrind) */
+    uint8_t summed;         /* a summed_block: ph_rows_keep_sums */
+    uint8_t sums_lost;      /* its sums cannot stand for the rows */
 };
+
+/* A block of a profile whose reader gives the rows' sums: those sums
+ * (ph_rows_add_sums: sums[0] columns from sums[1], or NULL) covering
+ * nsummed of its nrows rows; ph_rows_sum reads them instead of the rows
+ * when they cover all.  Other blocks are left without the room. */
+typedef struct summed_block {
+    ph_rowblock b;
+    int64_t *sums;
+    uint32_t nrows, nsummed;
+} summed_block;
 
 void ph_rows_free(ph_profile *p)
 {
@@ -108,7 +120,15 @@ static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
         x->blocks = ph_xrealloc(x->blocks,
                                 (n ? 2 * (size_t)n : 1) * sizeof *x->blocks);
     memmove(x->blocks + k + 1, x->blocks + k, (n - k) * sizeof *x->blocks);
-    b = ph_arena_alloc(&p->arena, sizeof *b, alignof(ph_rowblock));
+    if (p->row_sums) {
+        summed_block *s = ph_arena_alloc(&p->arena, sizeof *s,
+                                         alignof(summed_block));
+        memset(s, 0, sizeof *s);
+        b = &s->b;
+        b->summed = 1;
+    } else {
+        b = ph_arena_alloc(&p->arena, sizeof *b, alignof(ph_rowblock));
+    }
     b->part = part->index;
     b->last_file = f->file;
     b->next_cap = CHUNK_FIRST - sizeof(rowchunk);
@@ -261,6 +281,8 @@ static inline unsigned char *start_row(ph_profile *p, ph_func *f,
     }
     b->last_addr = addr;
     b->last_line = line;
+    if (b->summed && ++((summed_block *)b)->nrows == UINT32_MAX)
+        b->sums_lost = 1;
     *cp = c;
     return d;
 }
@@ -310,6 +332,43 @@ void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
                                  &c);
     memcpy(d, costs, len);
     end_row(p, c, d + len);
+}
+
+void ph_rows_keep_sums(ph_profile *p)
+{
+    p->row_sums = 1;
+}
+
+void ph_rows_add_sums(ph_profile *p, ph_func *f, ph_part *part,
+                      const uint64_t *sum, size_t n, uint32_t nrows)
+{
+    const ph_funcx *x = &p->fx[f->id - 1];
+    uint32_t at = (part ? part : ph_profile_default_part(p))->index;
+    uint32_t i = lower_block(x, at);
+    ph_rowblock *b;
+    summed_block *s;
+    size_t k;
+    if (i == x->nblocks || x->blocks[i]->part != at || !x->blocks[i]->summed)
+        return;     /* no rows there, or no room for their sums */
+    b = x->blocks[i];
+    s = (summed_block *)b;
+    if (!s->sums) {
+        size_t w = p->reals.n;
+        s->sums = ph_arena_alloc(&p->arena, (w + 1) * sizeof *s->sums,
+                                 alignof(int64_t));
+        memset(s->sums, 0, (w + 1) * sizeof *s->sums);
+        s->sums[0] = (int64_t)w;
+    }
+    if (n > (size_t)s->sums[0])
+        b->sums_lost = 1;   /* events added since: not worth keeping */
+    for (k = 0; k < n && !b->sums_lost; k++) {
+        /* counts, so a sum past INT64_MAX saturated in the rows' own */
+        uint64_t v = (uint64_t)s->sums[k + 1] + sum[k];
+        if (sum[k] > INT64_MAX || v > INT64_MAX)
+            b->sums_lost = 1;
+        s->sums[k + 1] = (int64_t)v;
+    }
+    s->nsummed += nrows;
 }
 
 int ph_func_has_rows(const ph_profile *p, const ph_func *f)
@@ -523,6 +582,15 @@ ph_part *ph_row_iter_part(const ph_row_iter *it)
 static void sum_block(const ph_rowblock *b, size_t nreal, int64_t *acc)
 {
     const rowchunk *c;
+    const summed_block *sb = (const summed_block *)b;
+    if (b->summed && sb->sums && !b->sums_lost && sb->nsummed == sb->nrows) {
+        /* the rows' costs are counts: added one by one, they saturate
+         * only where their sum does */
+        size_t w = (size_t)sb->sums[0];
+        for (size_t k = 0; k < w && k < nreal; k++)
+            acc[k] = ph_add_sat(acc[k], sb->sums[k + 1]);
+        return;
+    }
     for (c = b->first; c; c = c->next) {
         const unsigned char *s = c->data, *end = s + c->len;
         while (s < end) {

@@ -793,7 +793,7 @@ static void test_pack_line(void)
         "5 0 0 0 0 0 0 0 1\n", "7 0 1 0 9 3 2 8 6 4 1 2 3 4\n",
         "1 2 3 4 5\r\n", "1\t2 3\n", "1 2 3 4 \n", "1  2  \n",
         "1 100 64 63 0\n", "3 999999999999999999\n", "4294967295 1\n",
-        "0007 0012 0\n",
+        "0007 0012 0\n", "2 99999999999999 1\n", "2 0 100000000000000\n",
         "9 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24\n",
     };
     static const char *const refused[] = {
@@ -816,9 +816,14 @@ static void test_pack_line(void)
         char *q;
         unsigned n = 0, ncounts, len;
         uint32_t first;
+        int big = 0;
         unsigned long long line = strtoull(l, &q, 10);
+        while (*q == ' ' || *q == '\t')
+            q++;
         while (*q != '\n' && *q != '\r') {
-            v[n++] = (int64_t)strtoull(q, &q, 10);
+            char *t = q;
+            v[n++] = (int64_t)strtoull(t, &q, 10);
+            big |= q - t > 14;  /* a count of 15 digits or more */
             while (*q == ' ' || *q == '\t')
                 q++;
         }
@@ -829,6 +834,7 @@ static void test_pack_line(void)
         size_t wlen = (size_t)(ph_costs_put(want, v, n) - want);
         CU_ASSERT_EQUAL(first, line);
         CU_ASSERT_EQUAL(ncounts, n);
+        CU_ASSERT_EQUAL((rec[0] & PH_CGPACK_BIG) != 0, big);
         CU_ASSERT_EQUAL(len, wlen);
         CU_ASSERT(len == wlen && memcmp(costs, want, wlen) == 0);
         CU_ASSERT_PTR_EQUAL(got, costs + len);

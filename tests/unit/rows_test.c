@@ -257,6 +257,67 @@ static void test_packed_rows(void)
     ph_profile_free(q);
 }
 
+/* Sums a reader gives with its rows (ph_rows_add_sums) stand for them
+ * only while they cover every row of the block, stay within INT64_MAX
+ * and are no wider than the profile was: the summaries then add them (the
+ * sums given here are off on purpose, to tell them from the rows'). */
+static int64_t sum_of(const ph_profile *p, const ph_func *f)
+{
+    int64_t v[2] = { 0, 0 };
+    ph_rows_sum(p, f, PH_ALL_PARTS, v);
+    return v[0];
+}
+
+static void test_rows_sums(void)
+{
+    ph_profile *p = ph_profile_new(), *q = ph_profile_new();
+    ph_func *f, *g, *h, *k;
+    int64_t one[1] = { 1 }, big[1] = { INT64_MAX - 1 };
+    uint64_t off[1] = { 100 }, huge[1] = { (uint64_t)INT64_MAX - 1 };
+
+    ph_event_add(p, "Ir");
+    ph_event_add(q, "Ir");
+    ph_rows_keep_sums(p);
+    f = ph_func_get(p, ph_str_intern0(p, "f"), NULL, NULL);
+    g = ph_func_get(p, ph_str_intern0(p, "g"), NULL, NULL);
+    h = ph_func_get(p, ph_str_intern0(p, "h"), NULL, NULL);
+    k = ph_func_get(q, ph_str_intern0(q, "k"), NULL, NULL);
+    for (int i = 0; i < 3; i++) {
+        ph_row_add(p, f, NULL, 0, 1, NULL, one, 1);
+        ph_row_add(p, g, NULL, 0, 1, NULL, one, 1);
+        ph_row_add(q, k, NULL, 0, 1, NULL, one, 1);
+    }
+    ph_rows_add_sums(p, f, NULL, off, 1, 3);
+    ph_rows_add_sums(p, g, NULL, off, 1, 2);    /* a row not covered */
+    ph_rows_add_sums(q, k, NULL, off, 1, 3);    /* not kept */
+    CU_ASSERT_EQUAL(sum_of(p, f), 100);
+    CU_ASSERT_EQUAL(sum_of(p, g), 3);
+    CU_ASSERT_EQUAL(sum_of(q, k), 3);
+    ph_row_add(p, f, NULL, 0, 2, NULL, one, 1);  /* one more, no sums */
+    CU_ASSERT_EQUAL(sum_of(p, f), 4);
+    /* sums past INT64_MAX: the rows' own saturate */
+    ph_row_add(p, h, NULL, 0, 1, NULL, big, 1);
+    ph_row_add(p, h, NULL, 0, 1, NULL, big, 1);
+    ph_rows_add_sums(p, h, NULL, huge, 1, 1);
+    ph_rows_add_sums(p, h, NULL, huge, 1, 1);
+    CU_ASSERT_EQUAL(sum_of(p, h), INT64_MAX);
+    /* an event added after the block's sums began: wider sums */
+    ph_event_add(p, "Dr");
+    {
+        ph_func *w = ph_func_get(p, ph_str_intern0(p, "w"), NULL, NULL);
+        int64_t two[2] = { 1, 5 };
+        uint64_t wide[2] = { 100, 100 };
+        ph_row_add(p, w, NULL, 0, 1, NULL, two, 2);
+        ph_rows_add_sums(p, w, NULL, wide, 2, 1);
+        CU_ASSERT_EQUAL(sum_of(p, w), 100);
+        ph_row_add(p, f, NULL, 0, 3, NULL, two, 2);
+        ph_rows_add_sums(p, f, NULL, wide, 2, 5);
+        CU_ASSERT_EQUAL(sum_of(p, f), 5);
+    }
+    ph_profile_free(p);
+    ph_profile_free(q);
+}
+
 /* Row chunks: a function whose rows come together has them in one chunk
  * cut to size when the next function starts (about the bytes of its rows
  * plus a header); rows of two functions that alternate still read back
@@ -495,6 +556,7 @@ void ph_test_register_rows(void)
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
     CU_add_test(s, "rows of costs packed beforehand", test_packed_rows);
+    CU_add_test(s, "rows' sums given by a reader", test_rows_sums);
     CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
     CU_add_test(s, "chunks: sequential and interleaved",
                 test_chunks_sequential_and_interleaved);
