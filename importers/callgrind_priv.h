@@ -64,8 +64,8 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
 
 /* The count line at q, a line number (32 bits) and at most PH_CGPACK_MAX
  * decimal counts of at most 18 digits, blanks between, packed at d as a
- * ph_cgpacked record (room: PH_CGPACK_ROOM bytes) and its counts added to
- * sum[0..)); returns the record's end, *e and *next as
+ * record (ph_cgpacked_get; room: PH_CGPACK_ROOM bytes) and its counts
+ * added to sum[0..); returns the record's end, *e and *next as
  * ph_cg_cost_tokens; NULL (sum as it was) when the line is anything else,
  * for the ordinary parser. */
 unsigned char *ph_cg_pack_line(const char *q, const char *lim,
@@ -101,8 +101,8 @@ enum {
 #define PH_CGPACK_NCOUNTS 0x7f
 #define PH_CGPACK_BIG 0x80
 #define PH_CGPACK_HEAD 6
-/* the most bytes a record takes (ph_costs_room_max(PH_CGPACK_MAX), a
- * byte for the length of at most 255) */
+/* The most bytes a record takes: its head and ph_costs_room_max of
+ * PH_CGPACK_MAX counts (245, within its length byte). */
 #define PH_CGPACK_ROOM (PH_CGPACK_HEAD + 1 + (PH_CGPACK_MAX + 6) / 7 + \
                         10 * PH_CGPACK_MAX)
 static inline const unsigned char *ph_cgpacked_get(const unsigned char *pk,

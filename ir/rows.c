@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "costs_pack.h"
 #include "ir_priv.h"
 
 /* Row encoding, all numbers LEB128 varints, signed ones zigzagged:
@@ -16,10 +17,11 @@
  *   head      zigzag(line - previous line) << 1 | file_changed
  *   addr      zigzag(addr - previous addr)      (mod 2^64)
  *   [file]    id of the new file (0 = none), only when file_changed
- *   groups    per 7 columns, up to the last nonzero one: a mask byte
+ *   costs     per 7 columns, up to the last nonzero one: a mask byte
  *             (bit k = column 7g+k is nonzero, bit 7 = another group
  *             follows), then zigzag(value) of each nonzero column of the
- *             group; a row of zeros is one 0 byte.  Any width fits.
+ *             group; a row of zeros is one 0 byte.  Any width fits
+ *             (costs_pack.h).
  *
  * A block starts with previous addr = 0, line = 0, file = the function's
  * file.  A row of 3 small costs at the next line takes 6 or 7 bytes.
@@ -208,34 +210,14 @@ size_t ph_costs_room_max(size_t n)
 static inline unsigned char *pack_costs(unsigned char *d, const int64_t *cost,
                                         size_t n, uint64_t *sum)
 {
-    unsigned char *start = d, *last_mask = NULL, *end = d;
-    size_t g;
-    /* One pass: every group gets its mask, with "another group follows"
-     * set; the groups after the last nonzero one are cut off again. */
-    for (g = 0; g < n; g += 7) {
-        unsigned char *mask = d++;
-        unsigned m = 0, k, lim = (unsigned)(n - g < 7 ? n - g : 7);
-        for (k = 0; k < lim; k++) {
-            int64_t v = cost[g + k];
-            if (sum)
-                sum[g + k] += (uint64_t)v;
-            if (v) {
-                m |= 1u << k;
-                d = ph_put_varint(d, ph_zigzag(v));
-            }
-        }
-        *mask = (unsigned char)(m | 0x80);
-        if (m) {
-            last_mask = mask;
-            end = d;
-        }
+    ph_costs_packer pk;
+    ph_costs_pack_begin(&pk, d);
+    for (size_t i = 0; i < n; i++) {
+        if (sum)
+            sum[i] += (uint64_t)cost[i];
+        ph_costs_pack_put(&pk, cost[i]);
     }
-    if (!last_mask) {
-        *start = 0;     /* a row of zeros */
-        return start + 1;
-    }
-    *last_mask &= 0x7f;
-    return end;
+    return ph_costs_pack_end(&pk);
 }
 
 unsigned char *ph_costs_put(unsigned char *d, const int64_t *cost, size_t n)
