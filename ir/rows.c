@@ -76,8 +76,9 @@ void ph_rows_free(ph_profile *p)
     for (i = 0; i < p->funcs.n && p->fx; i++) {
         ph_funcx *x = &p->fx[i];
         /* blocks live in the profile's arena, chunks in its row arena */
-        free(x->blocks);
-        x->blocks = NULL;
+        if (x->nblocks > 1)
+            free(x->blocks.many);
+        x->blocks.one = NULL;
         x->nblocks = 0;
     }
     p->row_top = NULL;
@@ -91,14 +92,15 @@ void ph_rows_free(ph_profile *p)
 /* ------------------------------------------------------------------ */
 /* Adding                                                              */
 
-/* Index of the first block of x whose part index is >= part (x->blocks
- * is sorted by part index and holds only blocks with rows). */
+/* Index of the first block of x whose part index is >= part (its blocks
+ * are sorted by part index, and all have rows). */
 static uint32_t lower_block(const ph_funcx *x, uint32_t part)
 {
+    ph_rowblock *const *v = ph_funcx_blocks(x);
     uint32_t lo = 0, hi = x->nblocks;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (x->blocks[mid]->part < part)
+        if (v[mid]->part < part)
             lo = mid + 1;
         else
             hi = mid;
@@ -109,19 +111,14 @@ static uint32_t lower_block(const ph_funcx *x, uint32_t part)
 static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
 {
     ph_funcx *x = &p->fx[f->id - 1];
+    ph_rowblock *const *v = ph_funcx_blocks(x);
     uint32_t n = x->nblocks, k;
-    ph_rowblock *b;
-    if (n && x->blocks[n - 1]->part == part->index)
-        return x->blocks[n - 1];        /* the usual case */
+    ph_rowblock *b, **many;
+    if (n && v[n - 1]->part == part->index)
+        return v[n - 1];        /* the usual case */
     k = lower_block(x, part->index);
-    if (k < n && x->blocks[k]->part == part->index)
-        return x->blocks[k];
-    /* a sparse sorted list: a function in part 90000 of a run does not
-     * get 90000 slots */
-    if ((n & (n - 1)) == 0)   /* 0, 1, 2, 4, ...: the array is full */
-        x->blocks = ph_xrealloc(x->blocks,
-                                (n ? 2 * (size_t)n : 1) * sizeof *x->blocks);
-    memmove(x->blocks + k + 1, x->blocks + k, (n - k) * sizeof *x->blocks);
+    if (k < n && v[k]->part == part->index)
+        return v[k];
     if (p->row_sums) {
         summed_block *s = ph_arena_alloc(&p->arena, sizeof *s,
                                          alignof(summed_block));
@@ -134,7 +131,24 @@ static ph_rowblock *get_block(ph_profile *p, ph_func *f, ph_part *part)
     b->part = part->index;
     b->last_file = f->file;
     b->next_cap = CHUNK_FIRST - sizeof(rowchunk);
-    x->blocks[k] = b;
+    if (n == 0) {
+        x->blocks.one = b;
+        x->nblocks = 1;
+        return b;
+    }
+    /* a sparse sorted list: a function in part 90000 of a run does not
+     * get 90000 slots */
+    if (n == 1) {
+        many = ph_xmalloc(2 * sizeof *many);
+        many[0] = x->blocks.one;
+    } else {
+        many = x->blocks.many;
+        if ((n & (n - 1)) == 0)   /* 2, 4, 8, ...: the array is full */
+            many = ph_xrealloc(many, 2 * (size_t)n * sizeof *many);
+    }
+    memmove(many + k + 1, many + k, (n - k) * sizeof *many);
+    many[k] = b;
+    x->blocks.many = many;
     x->nblocks = n + 1;
     return b;
 }
@@ -330,9 +344,10 @@ void ph_rows_add_sums(ph_profile *p, ph_func *f, ph_part *part,
     ph_rowblock *b;
     summed_block *s;
     size_t k;
-    if (i == x->nblocks || x->blocks[i]->part != at || !x->blocks[i]->summed)
+    if (i == x->nblocks || ph_funcx_blocks(x)[i]->part != at ||
+        !ph_funcx_blocks(x)[i]->summed)
         return;     /* no rows there, or no room for their sums */
-    b = x->blocks[i];
+    b = ph_funcx_blocks(x)[i];
     s = (summed_block *)b;
     if (!s->sums) {
         size_t w = p->reals.n;
@@ -362,7 +377,7 @@ int ph_func_rows_elsewhere(const ph_profile *p, const ph_func *f)
 {
     const ph_funcx *x = &p->fx[f->id - 1];
     for (uint32_t i = 0; i < x->nblocks; i++)
-        if (x->blocks[i]->elsewhere)
+        if (ph_funcx_blocks(x)[i]->elsewhere)
             return 1;
     return 0;
 }
@@ -434,9 +449,10 @@ static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
         from = part->index;
     }
     k = lower_block(x, from);
-    if (k == x->nblocks || (part && x->blocks[k]->part != part->index))
+    if (k == x->nblocks ||
+        (part && ph_funcx_blocks(x)[k]->part != part->index))
         return NULL;
-    return x->blocks[k];
+    return ph_funcx_blocks(x)[k];
 }
 
 /* Position the iterator at the start of block b (NULL: the end). */
@@ -593,8 +609,9 @@ void ph_rows_sum_parts(const ph_profile *p, const ph_func *f, int64_t *table)
     const ph_funcx *x = &p->fx[f->id - 1];
     size_t nreal = p->reals.n;
     uint32_t i;
+    ph_rowblock *const *v = ph_funcx_blocks(x);
     for (i = 0; i < x->nblocks; i++)
-        sum_block(x->blocks[i], nreal, table + x->blocks[i]->part * nreal);
+        sum_block(v[i], nreal, table + v[i]->part * nreal);
 }
 
 void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
@@ -604,7 +621,7 @@ void ph_rows_sum(const ph_profile *p, const ph_func *f, int part,
     size_t nreal = p->reals.n;
     uint32_t i;
     for (i = 0; i < x->nblocks; i++) {
-        const ph_rowblock *b = x->blocks[i];
+        const ph_rowblock *b = ph_funcx_blocks(x)[i];
         if (part == PH_ALL_PARTS || (uint32_t)part == b->part)
             sum_block(b, nreal, acc);
     }

@@ -13,7 +13,8 @@ void ph_symbols_free(ph_profile *p)
 {
     size_t i;
     for (i = 0; i < p->funcs.n && p->fx; i++)
-        free(p->fx[i].blocks);
+        if (p->fx[i].nblocks > 1)
+            free(p->fx[i].blocks.many);
     free(p->fx);
     p->fx = NULL;
     p->fxcap = 0;
