@@ -87,7 +87,7 @@ enum {
      * itself meanwhile. */
     PH_CGPIPE_STOCK = 1,
     /* Count lines (a line number and plain counts, cachegrind's) packed
-     * as the rows keep them (ph_cgpacked), names not hashed: what the
+     * as the rows keep them (ph_cgpacked_get), names not hashed: what the
      * reading thread reads of a line shrinks from 8 bytes a token to a
      * byte or two a count. */
     PH_CGPIPE_PACK = 2,
