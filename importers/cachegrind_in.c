@@ -352,15 +352,14 @@ static int read_line(cg_reader *r, const ph_line *ln)
     return read_body_line(r, ln);
 }
 
-/* A count line the look-ahead threads tokenized, stored as read_count_line
- * would: 1; 0 when read_line must read it (a signed line number, counts
- * that are not plain, too many counts, no function yet, not in the body:
- * its answer, or its error, is the parser's).  The reader is a cg_reader
- * (ph_cgpipe_store). */
-static int count_tokens(void *reader, unsigned ntok, const uint64_t *val,
+/* A count line the look-ahead threads tokenized (in a chunk the reading
+ * thread reads itself), stored as read_count_line would: 1; 0 when
+ * read_line must read it (a signed line number, counts that are not
+ * plain, too many counts, no function yet, not in the body: its answer,
+ * or its error, is the parser's). */
+static int count_tokens(cg_reader *r, unsigned ntok, const uint64_t *val,
                         const uint8_t *kind)
 {
-    cg_reader *r = reader;
     if (!r->nev || r->have_summary || !r->fn || ntok == 0 ||
         ntok - 1 > r->nev || kind[0] != PH_CGTOK_ABS || val[0] > UINT32_MAX ||
         !ph_cg_plain_counts(kind + 1, val + 1, ntok - 1))

@@ -256,10 +256,6 @@ static segment *open_segment(chunk *c, size_t line)
 
     if (g && g->first + g->nlines == line)
         return g;
-    if (g && g->nlines == 0) {      /* its only line was not packed */
-        c->nsegs--;
-        c->nssum = g->at;
-    }
     if (c->nsegs == c->capsegs) {
         c->capsegs = c->capsegs ? 2 * c->capsegs : 64;
         c->segs = ph_xrealloc(c->segs, c->capsegs * sizeof *c->segs);
@@ -291,8 +287,13 @@ static unsigned pack_line(chunk *c, size_t line, const char *p,
     }
     d = c->pk + c->npk;
     end = ph_cg_pack_line(p, z, d, c->ssum + g->at, &e, next);
-    if (!end)
+    if (!end) {
+        if (g->nlines == 0) {       /* it opened the segment: none */
+            c->nsegs--;
+            c->nssum = g->at;
+        }
         return PH_CGTOK_NONE;
+    }
     c->npk = (size_t)(end - c->pk);
     g->nlines++;
     if ((d[0] & PH_CGPACK_NCOUNTS) > g->width)
@@ -302,13 +303,11 @@ static unsigned pack_line(chunk *c, size_t line, const char *p,
     return PH_CGTOK_PACKED;
 }
 
-/* The segments' sums cut to their widths: 0 for an empty last one. */
+/* The segments' sums cut to their widths. */
 static void close_segments(chunk *c)
 {
     size_t i, at = 0;
 
-    if (c->nsegs && c->segs[c->nsegs - 1].nlines == 0)
-        c->nsegs--;
     for (i = 0; i < c->nsegs; i++) {
         segment *g = &c->segs[i];
         memmove(c->ssum + at, c->ssum + g->at, g->width * sizeof *c->ssum);

@@ -216,10 +216,8 @@ static inline void pack_count(ph_costs_packer *pk, uint64_t *sum,
 /* pack_line's parse, with the counts added to sum, or taken out (undo)
  * up to where a first parse failed. */
 static inline __attribute__((always_inline)) unsigned char *
-pack_parse(const char *q, const char *lim,
-                                        unsigned char *d, uint64_t *sum,
-                                        int undo, const char **e,
-                                        const char **next)
+pack_parse(const char *q, const char *lim, unsigned char *d, uint64_t *sum,
+           int undo, const char **e, const char **next)
 {
     ph_costs_packer pk;
     unsigned col = 0;
@@ -239,7 +237,8 @@ pack_parse(const char *q, const char *lim,
         uint64_t v[4];
         if (lim - q >= 8 && col + 4 <= PH_CGPACK_MAX &&
             four_digits(q, v, 1)) {
-            /* four calls: gcc left a loop of them a loop, 6% slower */
+            /* written out: gcc kept a loop of four calls a loop, 6%
+             * slower */
             pack_count(&pk, sum, &col, undo, v[0]);
             pack_count(&pk, sum, &col, undo, v[1]);
             pack_count(&pk, sum, &col, undo, v[2]);

@@ -145,7 +145,7 @@ typedef struct ph_recblock ph_recblock; /* calls.c */
 typedef struct ph_funcx {
     /* Its blocks with rows, sorted by part index (ph_funcx_blocks): one
      * in place, more in an array; most functions have one part, and
-     * 150,000 arrays of one pointer were 4.8 MB of malloc's chunks. */
+     * 153,000 arrays of one pointer were 4 MiB of malloc's chunks. */
     union {
         ph_rowblock *one;
         ph_rowblock **many;

@@ -330,6 +330,9 @@ void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
     end_row(p, c, d + len);
 }
 
+static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
+                                     const ph_part *part, uint32_t from);
+
 void ph_rows_keep_sums(ph_profile *p)
 {
     p->row_sums = 1;
@@ -338,17 +341,14 @@ void ph_rows_keep_sums(ph_profile *p)
 void ph_rows_add_sums(ph_profile *p, ph_func *f, ph_part *part,
                       const uint64_t *sum, size_t n, uint32_t nrows)
 {
-    const ph_funcx *x = &p->fx[f->id - 1];
-    uint32_t at = (part ? part : ph_profile_default_part(p))->index;
-    uint32_t i = lower_block(x, at);
-    ph_rowblock *b;
-    summed_block *s;
+    /* the profile's own block: find_block gives it as read-only */
+    ph_rowblock *b = (ph_rowblock *)find_block(p, f, part ? part
+                                               : ph_profile_default_part(p),
+                                               0);
+    summed_block *s = (summed_block *)b;
     size_t k;
-    if (i == x->nblocks || ph_funcx_blocks(x)[i]->part != at ||
-        !ph_funcx_blocks(x)[i]->summed)
+    if (!b || !b->summed)
         return;     /* no rows there, or no room for their sums */
-    b = ph_funcx_blocks(x)[i];
-    s = (summed_block *)b;
     if (!s->sums) {
         size_t w = p->reals.n;
         s->sums = ph_arena_alloc(&p->arena, (w + 1) * sizeof *s->sums,
