@@ -60,18 +60,26 @@ int ph_table_lists_func(const ph_profile *p, const ph_func *f, int part,
  * gprof's rule gives a table its inclusive costs (gprof_incl.c). */
 int ph_calls_have_costs(const ph_profile *p);
 
+/* ph_cost_add, called only when the sum overflows (it saturates and says
+ * so): the loops that add millions of costs make no call otherwise. */
+static inline int64_t ph_cost_add_fast(int64_t a, int64_t b)
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? ph_cost_add(a, b) : r;
+}
+
 /* Add n values of b to a. */
 static inline void ph_vec_add(int64_t *a, const int64_t *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        a[i] = ph_cost_add(a[i], b[i]);
+        a[i] = ph_cost_add_fast(a[i], b[i]);
 }
 
 /* The same for a call's inclusive vector, which may be shorter. */
 static inline void ph_vec_add_call(int64_t *a, const ph_call *c, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        a[i] = ph_cost_add(a[i], ph_call_incl(c, i));
+        a[i] = ph_cost_add_fast(a[i], ph_call_incl(c, i));
 }
 
 /* Records of nkey id words and width values; ph_sumbuf_fold sorts them by

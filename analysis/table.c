@@ -286,10 +286,8 @@ static void tree_group_incl(const ph_profile *p, int part, const uint32_t *gof,
     uint32_t *on = ph_xcalloc(ngroups + 1, sizeof *on);
     size_t n = ph_node_count(p);
     uint32_t *stack = ph_xmalloc((n + 1) * sizeof *stack);
-    for (size_t r = 0; r < n; r++) {
-        uint32_t root = (uint32_t)r + 1;
-        if (ph_node_at(p, r)->parent)
-            continue;
+    for (uint32_t root = n ? 1 : 0; root;
+         root = ph_node_at(p, root - 1)->sibling) {
         /* Enter a node, then its first child; leave it when it has no
          * unvisited child left, then go to its sibling. */
         size_t sp = 0;

@@ -72,12 +72,15 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
     size_t npad = 0;
+    /* each sample's frame, looked up once: its node is a cache miss */
+    const ph_frame **frame = ph_xmalloc((ns + 1) * sizeof *frame);
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        const ph_func *fn = s->node ? ph_node_func(p, s->node) : NULL;
-        if (fn) {
-            v->first[fn->id]++;
+        const ph_frame *fr = s->node ? ph_node_frame(p, s->node) : NULL;
+        frame[i] = fr && fr->func ? fr : NULL;
+        if (frame[i]) {
+            v->first[fr->func->id]++;
             npad += s->width < w;
         }
     }
@@ -90,8 +93,8 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
     npad = 0;
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
-        const ph_frame *fr = s->node ? ph_node_frame(p, s->node) : NULL;
-        if (!fr || !fr->func)
+        const ph_frame *fr = frame[i];
+        if (!fr)
             continue;
         size_t f = fr->func->id - 1;
         tree_row *r = &v->rows[v->first[f] + fill[f]++];
@@ -104,6 +107,7 @@ static void tree_rows(const ph_profile *p, ph_flat *v)
         *r = (tree_row){s->part, fr->addr, fr->line, cost};
     }
     free(fill);
+    free(frame);
 }
 
 void ph_flat_rows_init(ph_flat_iter *it, const ph_flat *v,
@@ -257,6 +261,8 @@ static unsigned char *live_nodes(const ph_profile *p, int part)
  * sample count so far, and the record its edge from its parent adds them
  * to when the walk leaves it. */
 typedef struct path_ent {
+    const ph_node *n;
+    const ph_frame *fr;
     size_t rec;         /* record index + 1; 0 none */
     int add_incl;       /* the outermost frame of its function */
     uint64_t cnt;
@@ -285,9 +291,10 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
     tab_grow(b);
     /* Depth-first from each root along the links: on[f] counts f's
      * frames on the path above the current node. */
-    for (size_t r = 0; r < nn; r++) {
-        uint32_t root = (uint32_t)r + 1, id = root;
-        if (ph_node_at(p, r)->parent || !live[r])
+    for (uint32_t root = nn ? 1 : 0; root;
+         root = ph_node_at(p, root - 1)->sibling) {
+        uint32_t id = root;
+        if (!live[root - 1])
             continue;
         while (id) {
             const ph_node *n = ph_node_at(p, id - 1);
@@ -299,19 +306,19 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
             }
             path_ent *pe = &path[depth];
             int64_t *sum = psum + depth * w;
-            *pe = (path_ent){0, 0, 0};
+            *pe = (path_ent){n, fr, 0, 0, 0};
             memset(sum, 0, w * sizeof *sum);
             for (const ph_sample *s = ph_node_samples(p, n); s; s = s->next) {
                 if (!ph_part_selected(s->part, (int)part->index))
                     continue;
                 for (size_t k = 0; k < w; k++)
                     if (additive[k])
-                        sum[k] = ph_cost_add(sum[k], ph_sample_value(s, k));
+                        sum[k] = ph_cost_add_fast(sum[k],
+                                                  ph_sample_value(s, k));
                 pe->cnt++;
             }
-            if (n->parent && fr->func && live[id - 1]) {
-                const ph_frame *ufr =
-                    ph_node_frame(p, ph_node_at(p, n->parent - 1));
+            if (depth && fr->func && live[id - 1]) {
+                const ph_frame *ufr = path[depth - 1].fr;  /* the parent's */
                 if (ufr->func) {
                     ph_call *e = get_call(b, ufr, fr, part, first);
                     pe->rec = (size_t)(e - b->v->calls) + 1;
@@ -330,12 +337,12 @@ static void tree_calls_part(const ph_profile *p, calls_build *b,
                 continue;
             }
             while (id) {
-                n = ph_node_at(p, id - 1);
-                fr = ph_node_frame(p, n);
-                if (fr->func)
-                    on[fr->func->id - 1]--;
                 depth--;
                 pe = &path[depth];
+                n = pe->n;
+                fr = pe->fr;
+                if (fr->func)
+                    on[fr->func->id - 1]--;
                 sum = psum + depth * w;
                 if (pe->rec) {
                     b->v->calls[pe->rec - 1].count += pe->cnt;

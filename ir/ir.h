@@ -609,9 +609,9 @@ typedef struct ph_frame {
 } ph_frame;
 
 /* A context node: 16 bytes, its links given as node ids (1-based, dense,
- * parents before children; ph_node_at(p, id - 1) is the node).  A node
- * stays at its address for the profile's life.  The rest is read through
- * the functions below. */
+ * parents before children; ph_node_at(p, id - 1) is the node).  The roots
+ * are node 1 and its siblings.  A node stays at its address for the
+ * profile's life.  The rest is read through the functions below. */
 struct ph_node {
     uint32_t parent;      /* id of the parent; 0 for a root */
     uint32_t child;       /* id of the first child; 0 none */
