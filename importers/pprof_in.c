@@ -46,6 +46,8 @@ typedef struct frame {
     ph_func *func;
     uint32_t line;
     uint32_t flags;
+    uint32_t index;     /* + 1 in the profile's frame table; 0: not yet
+                           (interned at first use, as ph_node_child would) */
 } frame;
 
 typedef struct loc_info {
@@ -424,9 +426,12 @@ static int read_samples(reader *r)
             }
             const loc_info *L = &r->loc[li];
             for (uint32_t j = 0; j < L->nframes; j++) {
-                const frame *fr = &r->frames[L->first + j];
-                node = ph_node_child(r->p, node, fr->func, L->obj, L->addr,
-                                     fr->line, fr->flags);
+                frame *fr = &r->frames[L->first + j];
+                if (!fr->index)
+                    fr->index = ph_frame_index(r->p, fr->func, L->obj,
+                                               L->addr, fr->line,
+                                               fr->flags) + 1;
+                node = ph_node_child_at(r->p, node, fr->index - 1);
             }
             path_set(&path, depth, id, node);
         }

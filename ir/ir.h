@@ -625,6 +625,13 @@ struct ph_node {
 PH_API ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
                               ph_object *obj, uint64_t addr, uint32_t line,
                               uint32_t flags);
+/* The same in two steps, for a reader that makes millions of nodes of a
+ * few frames: the frame's index in the profile's frame table (interned on
+ * first use), then the child of parent with the frame of that index. */
+PH_API uint32_t ph_frame_index(ph_profile *p, ph_func *f, ph_object *obj,
+                               uint64_t addr, uint32_t line, uint32_t flags);
+PH_API ph_node *ph_node_child_at(ph_profile *p, ph_node *parent,
+                                 uint32_t frame);
 /* Create a new child even if an equal one exists (drcctprof files may hold
  * distinct contexts with equal frames; round trips keep them). */
 PH_API ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,

@@ -324,8 +324,8 @@ static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame,
     return n;
 }
 
-static uint32_t node_frame(ph_profile *p, ph_func *f, ph_object *obj,
-                           uint64_t addr, uint32_t line, uint32_t flags)
+uint32_t ph_frame_index(ph_profile *p, ph_func *f, ph_object *obj,
+                        uint64_t addr, uint32_t line, uint32_t flags)
 {
     ph_frame fr = {f, obj, addr, line, flags};
     return frame_index(p, &fr);
@@ -335,7 +335,12 @@ ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
                        ph_object *obj, uint64_t addr, uint32_t line,
                        uint32_t flags)
 {
-    uint32_t frame = node_frame(p, f, obj, addr, line, flags);
+    return ph_node_child_at(p, parent,
+                            ph_frame_index(p, f, obj, addr, line, flags));
+}
+
+ph_node *ph_node_child_at(ph_profile *p, ph_node *parent, uint32_t frame)
+{
     uint32_t pid = parent ? ph_node_id(p, parent) : 0;
     uint32_t c = first_child(p, pid);
     unsigned had = 0;
@@ -362,7 +367,7 @@ ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,
                      ph_object *obj, uint64_t addr, uint32_t line,
                      uint32_t flags)
 {
-    return make_node(p, parent, node_frame(p, f, obj, addr, line, flags),
+    return make_node(p, parent, ph_frame_index(p, f, obj, addr, line, flags),
                      count_children(p, parent ? ph_node_id(p, parent) : 0));
 }
 

@@ -51,6 +51,18 @@ static void test_children(void)
     CU_ASSERT_PTR_EQUAL(ph_node_func(p, c3), a);
     CU_ASSERT_EQUAL(ph_node_frame(p, c3)->flags, PH_FRAME_INLINED);
     CU_ASSERT_EQUAL(ph_node_frame(p, c2)->addr, 0x24);
+    /* the same children found by their frames' indices */
+    uint32_t fa = ph_frame_index(p, a, o, 0x24, 2, 0);
+    CU_ASSERT_EQUAL(fa, c2->frame);
+    CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x20, 2, PH_FRAME_INLINED),
+                    c3->frame);
+    CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, r, fa), c2);
+    CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, NULL, r->frame), r);
+    CU_ASSERT_EQUAL(ph_node_count(p), 6);
+    ph_node *c4 = ph_node_child_at(p, c1, fa);    /* a new child */
+    CU_ASSERT_EQUAL(ph_node_id(p, c4), 7);
+    CU_ASSERT_EQUAL(c4->parent, 2);
+    CU_ASSERT_PTR_EQUAL(ph_node_child(p, c1, a, o, 0x24, 2, 0), c4);
     ph_profile_free(p);
 }
 
