@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,14 +174,20 @@ int ph_cli_check_format(const char *cmd, const char *name, int read)
 /* ------------------------------------------------------------------ */
 /* Progress and loading                                                */
 
-/* The progress line of one load or of a pair loaded side by side: the
- * bytes read of each, drawn as one percentage. */
+/* The progress line of one load, of a pair loaded side by side, or of
+ * many files loaded one after the other: the bytes read, drawn as one
+ * percentage. */
 typedef struct progress {
     char name[1024];
     struct timespec last;
-    int drawn;
+    int drawn;              /* once: drawn every 100 ms from then on */
+    int on_screen;          /* to be cleared before anything is printed */
     pthread_mutex_t lock;   /* the pair's two loads report on two threads */
     size_t done[2], total[2];
+    /* many files, by their sizes on disk (a compressed one's input is
+     * bigger): those read before the current one, its own, and all of
+     * them (0: one load or a pair) */
+    size_t before, cur, all;
 } progress;
 
 /* One load: what to read, and the profile or the error it gave. */
@@ -203,17 +210,12 @@ static void progress_start(progress *pr, const char *a, const char *b)
     clock_gettime(CLOCK_MONOTONIC, &pr->last);
 }
 
-/* size is the input's, known from its opening (load_run) */
-static void draw_progress(void *ctx, size_t done_now, size_t size)
+/* The line, when it is due; under pr->lock. */
+static void draw_locked(progress *pr)
 {
-    load *l = ctx;
-    progress *pr = l->pr;
     struct timespec now;
     long ms;
 
-    (void)size;
-    pthread_mutex_lock(&pr->lock);
-    pr->done[l->side] = done_now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     ms = (long)(now.tv_sec - pr->last.tv_sec) * 1000 +
          (now.tv_nsec - pr->last.tv_nsec) / 1000000;
@@ -222,8 +224,14 @@ static void draw_progress(void *ctx, size_t done_now, size_t size)
     if (ms >= (pr->drawn ? 100 : 1000)) {
         size_t done = pr->done[0] + pr->done[1];
         size_t total = pr->total[0] + pr->total[1];
+        if (pr->all) {
+            done = pr->before + (total ? (size_t)((double)pr->cur *
+                                                  (double)done /
+                                                  (double)total) : 0);
+            total = pr->all;
+        }
         pr->last = now;
-        pr->drawn = 1;
+        pr->drawn = pr->on_screen = 1;
         if (total)
             fprintf(stderr, "\r%s: reading %s %3u%%", ph_cli_prog, pr->name,
                     (unsigned)(done * 100.0 / (double)total));
@@ -232,13 +240,32 @@ static void draw_progress(void *ctx, size_t done_now, size_t size)
                     pr->name, done);
         fflush(stderr);
     }
+}
+
+/* size is the input's, known from its opening (load_run) */
+static void draw_progress(void *ctx, size_t done_now, size_t size)
+{
+    load *l = ctx;
+    progress *pr = l->pr;
+
+    (void)size;
+    pthread_mutex_lock(&pr->lock);
+    pr->done[l->side] = done_now;
+    draw_locked(pr);
     pthread_mutex_unlock(&pr->lock);
+}
+
+/* The line taken off the screen, before a message or at the end. */
+static void progress_clear(progress *pr)
+{
+    if (pr->on_screen)
+        fputs("\r\033[K", stderr);
+    pr->on_screen = 0;
 }
 
 static void progress_end(progress *pr)
 {
-    if (pr->drawn)
-        fputs("\r\033[K", stderr);
+    progress_clear(pr);
     pthread_mutex_destroy(&pr->lock);
 }
 
@@ -348,6 +375,66 @@ int ph_cli_load_pair(const char *a, const char *b, const char *forced,
         return -1;
     }
     return 0;
+}
+
+/* The bytes of path on disk; 0 for what is no regular file. */
+static size_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (size_t)st.st_size
+                                                        : 0;
+}
+
+struct ph_cli_loads {
+    const char *const *paths;
+    size_t n, next;
+    progress pr;
+};
+
+ph_cli_loads *ph_cli_loads_start(const char *const *paths, size_t n)
+{
+    ph_cli_loads *ls = ph_xcalloc(1, sizeof *ls);
+
+    ls->paths = paths;
+    ls->n = n;
+    progress_start(&ls->pr, "", NULL);
+    for (size_t i = 0; i < n; i++)
+        ls->pr.all += file_size(paths[i]);
+    return ls;
+}
+
+ph_profile *ph_cli_loads_next(ph_cli_loads *ls, const char *forced,
+                              const char *exe)
+{
+    progress *pr = &ls->pr;
+    load l;
+
+    if (ls->next == ls->n)
+        return NULL;
+    snprintf(pr->name, sizeof pr->name, "%zu of %zu files", ls->next + 1,
+             ls->n);
+    load_init(&l, ls->paths[ls->next++], forced, exe, pr, 0);
+    pr->cur = file_size(l.path);
+    load_run(&l);
+    pr->before += pr->cur;
+    pr->done[0] = pr->total[0] = pr->cur = 0;
+    if (l.pr) {             /* small files make no progress calls */
+        pthread_mutex_lock(&pr->lock);
+        draw_locked(pr);
+        pthread_mutex_unlock(&pr->lock);
+    }
+    if (!l.p || (l.in && ph_input_warning_count(l.in)) ||
+        (l.p && ph_profile_approx(l.p)))
+        progress_clear(pr);     /* a message follows */
+    return load_report(&l);
+}
+
+void ph_cli_loads_end(ph_cli_loads *ls)
+{
+    if (!ls)
+        return;
+    progress_end(&ls->pr);
+    free(ls);
 }
 
 void ph_cli_print_drops(const char *format, const ph_output *out)

@@ -100,6 +100,16 @@ ph_profile *ph_cli_load(const char *path, const char *forced,
  * error when both fail). */
 int ph_cli_load_pair(const char *a, const char *b, const char *forced,
                      const char *exe, ph_profile **pa, ph_profile **pb);
+/* Many files loaded one after the other (merge, the parts of a summary,
+ * a picture of their sum): each reported as ph_cli_load does, under one
+ * progress line for them all on a terminal, drawn once they have taken a
+ * second.  ph_cli_loads_next loads the next of paths (NULL after an
+ * error, or after the last). */
+typedef struct ph_cli_loads ph_cli_loads;
+ph_cli_loads *ph_cli_loads_start(const char *const *paths, size_t n);
+ph_profile *ph_cli_loads_next(ph_cli_loads *ls, const char *forced,
+                              const char *exe);
+void ph_cli_loads_end(ph_cli_loads *ls);
 /* --raw-addresses, shared by every command that takes --exe: a gmon.out
  * without its program is read with code named by address (otherwise
  * refused).  Set by the option; ph_cli_load hands it to the input. */

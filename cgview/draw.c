@@ -139,15 +139,18 @@ static ph_profile *load_sum(const char *const *in, size_t n, const char *exe)
         return ph_cli_load(in[0], NULL, exe);
     ph_merge_stream ms;
     ph_merge_stream_init(&ms, NULL);
+    ph_cli_loads *loads = ph_cli_loads_start(in, n);
     for (size_t i = 0; i < n; i++) {
-        ph_profile *src = ph_cli_load(in[i], NULL, exe);
+        ph_profile *src = ph_cli_loads_next(loads, NULL, exe);
         if (!src) {
+            ph_cli_loads_end(loads);
             ph_profile_free(ph_merge_stream_finish(&ms));
             return NULL;
         }
         ph_merge_stream_add(&ms, src, NULL);
         ph_profile_free(src);
     }
+    ph_cli_loads_end(loads);
     ph_profile *dst = ph_merge_stream_finish(&ms);
     ph_profile_set_format(dst, "merge");
     return dst;

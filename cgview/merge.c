@@ -273,8 +273,10 @@ int ph_cmd_merge(int argc, char **argv)
     const char *event = o.event, *across = "inputs";
     char first_event[128] = "";
     rc = PH_EXIT_OK;
+    ph_cli_loads *loads = ph_cli_loads_start((const char *const *)o.in,
+                                             o.nin);
     for (size_t i = 0; i < o.nin && rc == PH_EXIT_OK; i++) {
-        ph_profile *src = ph_cli_load(o.in[i], o.from, o.exe);
+        ph_profile *src = ph_cli_loads_next(loads, o.from, o.exe);
         if (!src) {
             rc = PH_EXIT_BAD;
             break;
@@ -309,6 +311,7 @@ int ph_cmd_merge(int argc, char **argv)
         free(map);
         ph_profile_free(src);
     }
+    ph_cli_loads_end(loads);
     ph_profile *dst = ph_merge_stream_finish(&ms);
     if (rc == PH_EXIT_OK && o.stats && event)
         rc = print_stats(dst, &st, &o, event, across);

@@ -315,8 +315,10 @@ static int load_more(ph_report *r, options *o)
     mo.fold_parts = !o->part && !o->has_thread;
     if (mo.fold_parts)
         ph_merge_stream_init(&ms, &mo);
+    ph_cli_loads *loads = ph_cli_loads_start((const char *const *)o->more,
+                                             o->nmore);
     for (i = 0; i < o->nmore; i++) {
-        ph_profile *q = ph_cli_load(o->more[i], o->from, o->exe);
+        ph_profile *q = ph_cli_loads_next(loads, o->from, o->exe);
         if (!q)
             break;
         if (mo.fold_parts)
@@ -325,6 +327,7 @@ static int load_more(ph_report *r, options *o)
             ph_merge_into(r->p, q, &mo);
         ph_profile_free(q);
     }
+    ph_cli_loads_end(loads);
     if (mo.fold_parts) {
         sum = ph_merge_stream_finish(&ms);
         if (i == o->nmore)

@@ -76,6 +76,9 @@ EXTRA_DIST += tests/e2e/record_lib.sh tests/e2e/src/rec_threads.c \
 E2E_TESTS += tests/e2e/diff_peers.sh tests/e2e/merge_copies.sh
 # summary of many FILEs (issue 11): memory of a few, totals by the peer.
 E2E_TESTS += tests/e2e/summary_many_files.sh
+# the progress line on a terminal (issue 11), one for many files loaded in
+# turn (merge, summary's parts, draw's sum).
+E2E_TESTS += tests/e2e/progress_line.sh
 # callgrind bad inputs: exact one-line messages, format found by sniffing.
 E2E_TESTS += tests/e2e/bad_callgrind.sh
 EXTRA_DIST += tests/bad/callgrind
