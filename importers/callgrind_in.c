@@ -487,6 +487,54 @@ static int do_cost_tokens(ph_cgread *r, unsigned ntok, const uint64_t *val,
     return 1;
 }
 
+/* The position of dimension d of a run's last line (ph_cgrows), its first
+ * line's being first: 1, or 0 when a line of the run went below 0 or
+ * above limit from first (the parser refuses it there). */
+static int run_end(const ph_cgrows *run, int d, uint64_t first,
+                   uint64_t limit, uint64_t *last)
+{
+    if ((run->lo[d] < 0 && (uint64_t)-run->lo[d] > first) ||
+        (run->hi[d] > 0 && (uint64_t)run->hi[d] > limit - first))
+        return 0;
+    *last = run->known[d] ? (uint64_t)run->end[d]
+                          : first + (uint64_t)run->end[d];
+    return 1;
+}
+
+/* A run of rows the look-ahead threads made (PH_CGPIPE_ROWS), stored as
+ * do_cost_tokens would store its lines one by one, its first line's
+ * tokens val and kind (that line numbered already, the others numbered
+ * here): 1, or 0 when its lines must be stored one by one. */
+static int store_rows(ph_cgread *r, const ph_cgrows *run, const uint64_t *val,
+                      const uint8_t *kind)
+{
+    uint64_t addr = 0, line = 0, last_addr = 0, last_line = 0;
+    unsigned i = 0;
+
+    if (!r->have_events || !r->identity || r->pend != PEND_NONE || !r->fn ||
+        run->pos != (r->pos_instr | r->pos_line << 1) ||
+        run->width > r->ncol)
+        return 0;
+    if (r->pos_instr &&
+        (!tok_pos(kind[i++], val[0], r->last_addr, &addr) ||
+         !run_end(run, 0, addr, UINT64_MAX, &last_addr)))
+        return 0;
+    if (r->pos_line &&
+        (!tok_pos(kind[i], val[i], r->last_line, &line) ||
+         line > UINT32_MAX ||
+         !run_end(run, 1, line, UINT32_MAX, &last_line)))
+        return 0;
+    ph_row_add_run(r->p, r->fn, r->part, addr, (uint32_t)line, r->fi,
+                   run->costs, run->costs_len, run->rows, run->rows_len,
+                   run->nlines - 1, last_addr, (uint32_t)last_line);
+    for (unsigned k = 0; k < run->width; k++)
+        r->sum[k] += run->sum[k];
+    r->last_addr = last_addr;
+    r->last_line = last_line;
+    r->sc.lineno += run->nlines - 1;
+    return 1;
+}
+
 /* Store a parsed cost line: a row, or the call or jump it ends. */
 static void apply_cost(ph_cgread *r, uint64_t addr, uint64_t line, int n)
 {
@@ -612,6 +660,18 @@ static int fast_cost_line(ph_cgread *r)
            : do_line(r) < 0 ? -1 : 1;
 }
 
+/* store_rows on the next line of ph_cgpipe_run, numbered here. */
+static int store_run_rows(void *reader, const ph_cgrows *run,
+                          const uint64_t *val, const uint8_t *kind)
+{
+    ph_cgread *r = reader;
+    r->sc.lineno++;
+    if (store_rows(r, run, val, kind))
+        return 1;
+    r->sc.lineno--;
+    return 0;
+}
+
 /* do_cost_tokens on the next line of a run (ph_cgpipe_run), which it
  * numbers when it stores it. */
 static int store_run_line(void *reader, unsigned ntok, const uint64_t *val,
@@ -647,7 +707,7 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
     }
     if (r.sc.end == base + size)
         pp = ph_cgpipe_start(in, p, base, size, ph_jobs(),
-                              PH_CGPIPE_STOCK);
+                              PH_CGPIPE_STOCK | PH_CGPIPE_ROWS);
     if (pp) {
         ph_cgline l;
         int got;
@@ -660,13 +720,15 @@ int ph_cg_read_file(ph_input *in, ph_profile *p)
             r.hashed_name = l.name;
             r.hashed_len = l.name_len;
             r.hashes = &l.name_hashes;
-            if (!(l.ntok != PH_CGTOK_NONE &&
-                  do_cost_tokens(&r, l.ntok, l.val, l.kind)) &&
-                do_line(&r) < 0) {
+            if (l.rows && store_rows(&r, l.rows, l.val, l.kind)) {
+                ph_cgpipe_skip(pp, l.rows->nlines - 1, 0, 0);
+            } else if (!(l.ntok != PH_CGTOK_NONE &&
+                         do_cost_tokens(&r, l.ntok, l.val, l.kind)) &&
+                       do_line(&r) < 0) {
                 rc = -1;
                 break;
             }
-            ph_cgpipe_run(pp, store_run_line, &r);
+            ph_cgpipe_run(pp, store_run_line, store_run_rows, &r);
         }
         /* The serial scanner goes on from here: at the end, after an
          * error, or at a chunk with a NUL byte in it. */

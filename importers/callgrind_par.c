@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "importers/callgrind_priv.h"
+#include "ir/costs_pack.h"
 #include "ir/jobs.h"
 #include "ir/stock.h"
 
@@ -89,6 +90,13 @@ typedef struct chunk {
     size_t nsegs, capsegs;  /* fill packs */
     uint64_t *ssum;
     size_t nssum, capssum;
+    ph_cgrows *runs;        /* runs of rows (PH_CGPIPE_ROWS), in order */
+    size_t nruns, capruns;
+    uint32_t (*run_at)[3];  /* per run while filling: its first line's
+                               costs, its rows and its sums, as offsets */
+    unsigned char *rb;      /* the runs' bytes */
+    size_t nrb, caprb;
+    uint64_t *rsum;         /* the runs' sums, PH_CGPACK_MAX each */
 } chunk;
 
 struct ph_cgpipe {
@@ -114,12 +122,14 @@ struct ph_cgpipe {
     ph_stock *stock;        /* blocks for the profile, filled while idle */
     int stock_full;         /* no more for now: wait for the reader */
     int pack;               /* PH_CGPIPE_PACK */
+    int rows;               /* PH_CGPIPE_ROWS, with the header's
+                               positions: 1 instr, 2 line (0: no runs) */
     uint64_t psum[PH_CGPACK_MAX];   /* the packed counts of the chunks the
                                        reader is done with */
 
     /* The reader's position. */
     chunk *cur;
-    size_t cur_index, line, tok, name, pk, seg;
+    size_t cur_index, line, tok, name, pk, seg, run;
     /* When the reader reads a chunk itself, line by line: its bytes, and
      * the tokens of its cost line */
     int serial;
@@ -317,14 +327,234 @@ static void close_segments(chunk *c)
     c->nssum = at;
 }
 
+/* The run of rows being made in a chunk (PH_CGPIPE_ROWS): per position
+ * (0 address, 1 line number) whether an absolute number has set it, and
+ * then its value, else its offset from the run's first line. */
+typedef struct run_state {
+    int open;
+    int blocked;        /* the line before was calls=, jump= or jcnd= (its
+                           cost line is no row), or is not known */
+    uint8_t known[2];
+    uint64_t abs[2];
+    int64_t off[2], lo[2], hi[2];   /* the offsets so far, their bounds */
+} run_state;
+
+/* Offsets from a run's first position stay within this, so that no sum of
+ * them overflows. */
+#define RUN_OFF_MAX ((int64_t)1 << 62)
+
+static void close_run(chunk *c, run_state *st)
+{
+    ph_cgrows *g;
+
+    if (!st->open)
+        return;
+    st->open = 0;
+    g = &c->runs[c->nruns - 1];
+    if (g->nlines < 2) {        /* a line alone: the reader's as it is */
+        c->nrb = c->run_at[c->nruns - 1][0];
+        c->nruns--;
+        return;
+    }
+    for (int d = 0; d < 2; d++) {
+        g->known[d] = st->known[d];
+        g->end[d] = st->known[d] ? (int64_t)st->abs[d] : st->off[d];
+        g->lo[d] = st->lo[d];
+        g->hi[d] = st->hi[d];
+    }
+}
+
+/* Room for one more line of a run. */
+static void run_room(chunk *c)
+{
+    /* a row's head (two varints) and the packing of PH_CGPACK_MAX counts */
+    if (c->caprb - c->nrb < PH_CGPACK_ROOM + 20) {
+        c->caprb = 2 * c->caprb + PH_CGPACK_ROOM + 20;
+        c->rb = ph_xrealloc(c->rb, c->caprb);
+    }
+}
+
+/* The counts v[0..n) packed at the end of c's run bytes and added to sum. */
+static void run_counts(chunk *c, const uint64_t *v, unsigned n,
+                       uint64_t *sum)
+{
+    ph_costs_packer pk;
+    ph_costs_pack_begin(&pk, c->rb + c->nrb);
+    for (unsigned i = 0; i < n; i++) {
+        sum[i] += v[i];
+        ph_costs_pack_count(&pk, v[i]);
+    }
+    c->nrb = (size_t)(ph_costs_pack_end(&pk) - c->rb);
+}
+
+/* A new run from line `line`, whose np position tokens and n counts are
+ * kind and v; 0 when the line cannot start one. */
+static int open_run(const ph_cgpipe *pp, chunk *c, run_state *st,
+                    size_t line, const uint8_t *kind, const uint64_t *v,
+                    unsigned np, unsigned n)
+{
+    ph_cgrows *g;
+    unsigned t = 0;
+
+    for (int d = 0; d < 2; d++) {
+        st->known[d] = 0;
+        st->off[d] = st->lo[d] = st->hi[d] = 0;
+        if (!(pp->rows & (1 << d)))
+            continue;
+        if (kind[t] == PH_CGTOK_ABS) {
+            if (d == 1 && v[t] > UINT32_MAX)
+                return 0;
+            st->known[d] = 1;
+            st->abs[d] = v[t];
+        }
+        t++;
+    }
+    if (c->nruns == c->capruns) {
+        c->capruns = c->capruns ? 2 * c->capruns : 64;
+        c->runs = ph_xrealloc(c->runs, c->capruns * sizeof *c->runs);
+        c->run_at = ph_xrealloc(c->run_at, c->capruns * sizeof *c->run_at);
+        c->rsum = ph_xrealloc(c->rsum, c->capruns * PH_CGPACK_MAX *
+                                       sizeof *c->rsum);
+    }
+    g = &c->runs[c->nruns];
+    memset(g, 0, sizeof *g);
+    g->first = (uint32_t)line;
+    g->nlines = 1;
+    g->pos = (uint8_t)pp->rows;
+    g->width = (uint8_t)n;
+    c->run_at[c->nruns][0] = (uint32_t)c->nrb;
+    c->run_at[c->nruns][2] = (uint32_t)(c->nruns * PH_CGPACK_MAX);
+    /* its sums' columns zeroed as its lines reach them (width) */
+    memset(c->rsum + c->nruns * PH_CGPACK_MAX, 0, n * sizeof *c->rsum);
+    run_room(c);
+    run_counts(c, v + np, n, c->rsum + c->nruns * PH_CGPACK_MAX);
+    g->costs_len = (uint32_t)(c->nrb - c->run_at[c->nruns][0]);
+    c->run_at[c->nruns][1] = (uint32_t)c->nrb;
+    c->nruns++;
+    st->open = 1;
+    return 1;
+}
+
+/* The step of position d by a token from the line before: its delta in
+ * *delta (an address's modulo 2^64); 1, 0 for an absolute one the run
+ * cannot say (no absolute before it: a new run starts), -1 for one the
+ * parser refuses (the line is left to it). */
+static int run_step(run_state *st, int d, uint8_t kind, uint64_t v,
+                    int64_t *delta)
+{
+    uint64_t limit = d == 0 ? UINT64_MAX : UINT32_MAX;
+
+    if (kind == PH_CGTOK_SAME) {
+        *delta = 0;
+        return 1;
+    }
+    if (kind == PH_CGTOK_ABS) {
+        if (!st->known[d])
+            return 0;
+        if (v > limit)
+            return -1;
+        *delta = d == 0 ? (int64_t)(v - st->abs[d])
+                        : (int64_t)v - (int64_t)st->abs[d];
+        st->abs[d] = v;
+        return 1;
+    }
+    if (st->known[d]) {
+        if (kind == PH_CGTOK_PLUS ? v > limit - st->abs[d] : v > st->abs[d])
+            return -1;
+        st->abs[d] = kind == PH_CGTOK_PLUS ? st->abs[d] + v : st->abs[d] - v;
+    } else {
+        if (v > (uint64_t)RUN_OFF_MAX)
+            return -1;
+        st->off[d] += kind == PH_CGTOK_PLUS ? (int64_t)v : -(int64_t)v;
+        if (st->off[d] > RUN_OFF_MAX || st->off[d] < -RUN_OFF_MAX)
+            return -1;
+        if (st->off[d] < st->lo[d])
+            st->lo[d] = st->off[d];
+        if (st->off[d] > st->hi[d])
+            st->hi[d] = st->off[d];
+    }
+    *delta = kind == PH_CGTOK_PLUS ? (int64_t)v : (int64_t)(0 - v);
+    return 1;
+}
+
+/* Cost line `line` of c, tokenized (n tokens at the end of c's): the next
+ * row of the open run (1: its tokens are not kept), the first of a new
+ * one, or none (0). */
+static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
+                    size_t line, unsigned n)
+{
+    const uint64_t *v = c->val + c->ntoks;
+    const uint8_t *kind = c->kind + c->ntoks;
+    unsigned np = (pp->rows & 1) + (pp->rows >> 1);
+    int64_t delta[2] = { 0, 0 };
+    ph_cgrows *g;
+
+    if (st->blocked || n < np || n - np > PH_CGPACK_MAX ||
+        !ph_cg_plain_counts(kind + np, v + np, n - np)) {
+        st->blocked = 0;    /* the line after a cost line is a row */
+        close_run(c, st);
+        return 0;
+    }
+    if (st->open) {
+        int rc = 1;
+        run_state before = *st;
+        g = &c->runs[c->nruns - 1];
+        for (int d = 0, t = 0; d < 2 && rc == 1; d++)
+            if (pp->rows & (1 << d)) {
+                rc = run_step(st, d, kind[t], v[t], &delta[d]);
+                t++;
+            }
+        if (rc != 1) {      /* the run ends before this line */
+            *st = before;
+        } else {
+            uint64_t *sum = c->rsum + c->run_at[c->nruns - 1][2];
+            unsigned char *h;
+            if (n - np > g->width) {
+                memset(sum + g->width, 0,
+                       (n - np - g->width) * sizeof *sum);
+                g->width = (uint8_t)(n - np);
+            }
+            run_room(c);
+            h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
+            h = ph_put_varint(h, ph_zigzag(delta[0]));
+            c->nrb = (size_t)(h - c->rb);
+            run_counts(c, v + np, n - np, sum);
+            g->nlines++;
+            return 1;
+        }
+        close_run(c, st);
+        if (rc < 0)
+            return 0;
+    }
+    (void)open_run(pp, c, st, line, kind, v, np, n - np);
+    return 0;
+}
+
+/* The runs' bytes and sums where the reader finds them, once c is filled
+ * (its buffers no longer move). */
+static void place_runs(chunk *c)
+{
+    for (size_t i = 0; i < c->nruns; i++) {
+        ph_cgrows *g = &c->runs[i];
+        uint32_t end = i + 1 < c->nruns ? c->run_at[i + 1][0]
+                                        : (uint32_t)c->nrb;
+        g->costs = c->rb + c->run_at[i][0];
+        g->rows = c->rb + c->run_at[i][1];
+        g->rows_len = end - c->run_at[i][1];
+        g->sum = c->rsum + c->run_at[i][2];
+    }
+}
+
 static void fill(ph_cgpipe *pp, chunk *c, size_t k)
 {
+    run_state st = { .blocked = 1 };    /* the line before is not known */
     const char *a, *z, *p;
 
     c->start = chunk_start(pp, k);
     c->end = chunk_start(pp, k + 1);
     c->nlines = c->ntoks = c->nnames = c->nparts = c->npk = 0;
     c->nsegs = c->nssum = 0;
+    c->nruns = c->nrb = 0;
     c->has_nul = c->too_big = 0;
     if (c->end - c->start > UINT32_MAX) {
         c->too_big = 1;
@@ -352,23 +582,36 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         /* a cost line starts with its first token: the ordinary parsers
          * read one after blanks (callgrind's takes it, cachegrind's
          * refuses it, as cg_annotate does) */
+        next = NULL;
         if (pp->pack) {
-            if ((unsigned char)(*p - '0') < 10)
-                n = pack_line(c, c->nlines, p, z, &next);
+            if ((unsigned char)(*p - '0') < 10 &&
+                (n = pack_line(c, c->nlines, p, z, &next)) == PH_CGTOK_NONE)
+                next = NULL;
         } else if (ph_cg_token_start(*p)) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
-            if (n != PH_CGTOK_NONE)
+            /* a run's later lines keep no tokens: the reader copies
+             * their rows, or reads their text when it cannot */
+            if (n != PH_CGTOK_NONE && pp->rows &&
+                run_line(pp, c, &st, c->nlines, n))
+                n = PH_CGTOK_NONE;
+            else if (n != PH_CGTOK_NONE)
                 c->ntoks += n;
+            else
+                next = NULL;
         }
-        if (n != PH_CGTOK_NONE) {
+        if (next) {
             p = next;
         } else {
             const char *q = ph_cg_skipws(p, z);
             const char *nl = memchr(p, '\n', left);
             if (q < z && (*q == 'f' || *q == 'c') && !pp->pack)
                 hash_name(pp, c, c->nlines, q, nl ? nl : z);
+            /* calls=, jump=, jcnd= (and any line like them): the next
+             * line is their cost or position, no row */
+            close_run(c, &st);
+            st.blocked = q < z && (*q == 'c' || *q == 'j');
             p = nl ? nl + 1 : z;
         }
         /* the line's '\n', or the end of the chunk */
@@ -376,6 +619,8 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
         c->ntok[c->nlines++] = (uint8_t)n;
     }
     close_segments(c);
+    close_run(c, &st);
+    place_runs(c);
 }
 
 /* With the lock held: the bytes the reader is done with when they call
@@ -452,6 +697,42 @@ static void *worker(void *arg)
     }
 }
 
+/* The positions of the cost lines by the header ("positions:" before
+ * the first "fn="; "line" without it): 1 instr, 2 line, 3 both; 0 when
+ * the header says something else or is longer than the first chunk. */
+static int header_positions(const char *data, size_t len)
+{
+    const char *p = data, *z = data + (len < CHUNK_MAX ? len : CHUNK_MAX);
+
+    while (p < z) {
+        const char *nl = memchr(p, '\n', (size_t)(z - p));
+        const char *e = nl ? nl : z;
+        if (e - p >= 3 && memcmp(p, "fn=", 3) == 0)
+            return 2;
+        if (e - p >= 10 && memcmp(p, "positions:", 10) == 0) {
+            int pos = 0;
+            for (const char *q = p + 10; q < e;) {
+                const char *w;
+                while (q < e && (*q == ' ' || *q == '\t' || *q == '\r'))
+                    q++;
+                for (w = q; q < e && *q != ' ' && *q != '\t' && *q != '\r';)
+                    q++;
+                if (q - w == 5 && memcmp(w, "instr", 5) == 0)
+                    pos |= 1;
+                else if (q - w == 4 && memcmp(w, "line", 4) == 0)
+                    pos |= 2;
+                else if (q > w)
+                    return 0;
+            }
+            return pos;
+        }
+        if (!nl)
+            break;
+        p = nl + 1;
+    }
+    return 0;
+}
+
 ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
                            const char *data, size_t len, int jobs, int flags)
 {
@@ -480,6 +761,8 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
     pp->th = ph_xcalloc((size_t)pp->nth, sizeof *pp->th);
     snprintf(pp->mem_context, sizeof pp->mem_context, "%s", ph_mem_context());
     pp->pack = (flags & PH_CGPIPE_PACK) != 0;
+    if (flags & PH_CGPIPE_ROWS)
+        pp->rows = header_positions(data, len);
     if ((flags & PH_CGPIPE_STOCK) && len >= STOCK_MIN_SIZE && pp->nth)
         pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);
@@ -569,7 +852,7 @@ static int take(ph_cgpipe *pp)
     pp->serial = !(c->ready && c->index == k) && !(mine && !c->busy);
     pthread_mutex_unlock(&pp->mu);
     pp->cur = c;
-    pp->line = pp->tok = pp->name = pp->pk = pp->seg = 0;
+    pp->line = pp->tok = pp->name = pp->pk = pp->seg = pp->run = 0;
     if (pp->serial) {
         size_t a = chunk_start(pp, k), z = chunk_start(pp, k + 1);
         pp->sp = pp->data + a;
@@ -591,6 +874,7 @@ static int serial_line(ph_cgpipe *pp, ph_cgline *l)
     const char *s = pp->sp, *nl, *e, *next;
 
     l->name = NULL;
+    l->rows = NULL;
     if (ph_cg_token_start(*s)) {
         l->ntok = ph_cg_cost_tokens(s, pp->send, MAX_TOKENS, pp->sval,
                                     pp->skind, &e, &next);
@@ -657,6 +941,11 @@ int ph_cgpipe_next(ph_cgpipe *pp, ph_cgline *l)
         l->kind = c->kind + pp->tok;
         pp->tok += l->ntok;
     }
+    l->rows = NULL;
+    while (pp->run < c->nruns && c->runs[pp->run].first < pp->line)
+        pp->run++;
+    if (pp->run < c->nruns && c->runs[pp->run].first == pp->line)
+        l->rows = &c->runs[pp->run];
     l->name = NULL;
     if (pp->name < c->nnames && c->names[pp->name].line == pp->line) {
         const hashed_name *n = &c->names[pp->name++];
@@ -679,6 +968,9 @@ size_t ph_cgpipe_ahead(const ph_cgpipe *pp, ph_cgahead *a)
     a->val = c->val + pp->tok;
     a->kind = c->kind + pp->tok;
     a->pk = c->pk + pp->pk;
+    a->runs = c->runs + pp->run;
+    a->nruns = c->nruns - pp->run;
+    a->line = (uint32_t)pp->line;
     return c->nlines - pp->line;
 }
 
@@ -755,6 +1047,10 @@ void ph_cgpipe_stop(ph_cgpipe *pp)
         free(pp->slots[i].pk);
         free(pp->slots[i].segs);
         free(pp->slots[i].ssum);
+        free(pp->slots[i].runs);
+        free(pp->slots[i].run_at);
+        free(pp->slots[i].rb);
+        free(pp->slots[i].rsum);
     }
     free(pp->slots);
     free(pp->th);

@@ -37,6 +37,8 @@ enum {
     PH_CGTOK_NONE = 255, /* the line was not tokenized */
 };
 
+typedef struct ph_cgrows ph_cgrows;     /* below */
+
 typedef struct ph_cgline {
     const char *s, *e;    /* the line without its "\n" or "\r\n" */
     const char *next;     /* first byte after it */
@@ -44,6 +46,7 @@ typedef struct ph_cgline {
     const uint64_t *val;  /* their magnitudes */
     const uint8_t *kind;  /* their PH_CGTOK_* forms */
     const unsigned char *packed;  /* ntok PH_CGTOK_PACKED: the record */
+    const ph_cgrows *rows;  /* the run of rows the line starts, or NULL */
     /* The name of a "fn=" or "cfn=" line, hashed by a look-ahead thread
      * (ir.h ph_str_hash_text), or NULL. */
     const char *name;
@@ -91,6 +94,33 @@ enum {
      * reading thread reads of a line shrinks from 8 bytes a token to a
      * byte or two a count. */
     PH_CGPIPE_PACK = 2,
+    /* Runs of callgrind's cost lines (consecutive lines with plain counts,
+     * no line between them) also made into rows as the profile keeps
+     * them (ph_cgrows), their positions delta-encoded from one line to
+     * the next: the reading thread copies the run's bytes and reads only
+     * its first line's tokens.  Storing a row was half its work. */
+    PH_CGPIPE_ROWS = 4,
+};
+
+/* A run of cost lines made into rows ahead (PH_CGPIPE_ROWS).  Its first
+ * line is given with its tokens as any cost line: the reader resolves its
+ * positions; the later lines' rows, encoded after it with positions
+ * relative to the line before, are `rows`.  A position (dimension 0 the
+ * address, 1 the line number) that an absolute number set after the
+ * first line is known: `end` is then the last line's; until then the
+ * positions are offsets from the first line's, between lo and hi, and
+ * `end` is the last line's offset.  `sum` holds the counts of every line
+ * of the run added up (wrapping), `width` of them. */
+struct ph_cgrows {
+    uint32_t first, nlines;         /* its lines in the chunk */
+    uint8_t pos;                    /* positions: 1 instr, 2 line */
+    uint8_t width;                  /* counts of its widest line */
+    uint8_t known[2];
+    int64_t end[2], lo[2], hi[2];
+    const unsigned char *costs;     /* the first line's counts, packed */
+    const unsigned char *rows;      /* the later lines' rows */
+    uint32_t costs_len, rows_len;
+    const uint64_t *sum;
 };
 
 /* A packed count line: the number of counts (at most PH_CGPACK_MAX, with
@@ -137,6 +167,11 @@ typedef struct ph_cgahead {
     const uint64_t *val;
     const uint8_t *kind;
     const unsigned char *pk;
+    /* the runs of rows (PH_CGPIPE_ROWS) from the first line ahead on, and
+     * that line's number in the chunk */
+    const ph_cgrows *runs;
+    size_t nruns;
+    uint32_t line;
 } ph_cgahead;
 
 /* The lines ahead in the current chunk: how many, and what is known of
@@ -151,21 +186,37 @@ void ph_cgpipe_skip(ph_cgpipe *pp, size_t lines, size_t toks, size_t bytes);
 typedef int (*ph_cgpipe_store)(void *reader, unsigned ntok,
                                const uint64_t *val, const uint8_t *kind);
 
+/* A reader's store of a run of rows whose first line's tokens are val
+ * and kind: 1 when stored whole, 0 when its lines must be stored one by
+ * one (nothing has changed then). */
+typedef int (*ph_cgpipe_store_rows)(void *reader, const ph_cgrows *run,
+                                    const uint64_t *val, const uint8_t *kind);
+
 /* The tokenized cost lines after the one ph_cgpipe_next gave, stored in
  * one loop up to one that store refuses or the threads did not tokenize
- * (ph_cgpipe_next then gives it with its text); how many were stored.
- * Inline, so that a reader's store is called directly. */
-static inline size_t ph_cgpipe_run(ph_cgpipe *pp, ph_cgpipe_store store,
-                                   void *reader)
+ * (ph_cgpipe_next then gives it with its text); a run of rows that starts
+ * there goes to rows first (NULL: none).  Inline, so that a reader's
+ * stores are called directly. */
+static inline void ph_cgpipe_run(ph_cgpipe *pp, ph_cgpipe_store store,
+                                 ph_cgpipe_store_rows rows, void *reader)
 {
     ph_cgahead a;
-    size_t n = ph_cgpipe_ahead(pp, &a), i, t = 0;
+    size_t n = ph_cgpipe_ahead(pp, &a), i = 0, t = 0, r = 0;
 
-    for (i = 0; i < n && a.ntok[i] != PH_CGTOK_NONE; t += a.ntok[i++])
+    while (i < n && a.ntok[i] != PH_CGTOK_NONE) {
+        while (r < a.nruns && a.runs[r].first < a.line + i)
+            r++;
+        if (rows && r < a.nruns && a.runs[r].first == a.line + i &&
+            rows(reader, &a.runs[r], a.val + t, a.kind + t)) {
+            t += a.ntok[i];     /* the later lines keep no tokens */
+            i += a.runs[r++].nlines;
+            continue;
+        }
         if (!store(reader, a.ntok[i], a.val + t, a.kind + t))
             break;
+        t += a.ntok[i++];
+    }
     ph_cgpipe_skip(pp, i, t, 0);
-    return i;
 }
 
 /* A reader's store of one packed count line (the record): 1, or 0 as

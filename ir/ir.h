@@ -423,6 +423,17 @@ PH_API void ph_row_add_counts(ph_profile *p, ph_func *f, ph_part *part,
 PH_API void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
                               uint64_t addr, uint32_t line, ph_file *file,
                               const unsigned char *costs, size_t len);
+/* A run of rows made beforehand: the first at (addr, line, file) with its
+ * costs packed (ph_costs_put, len bytes), then nrows more as the block
+ * keeps them after it (rows.c: positions relative to the row before, the
+ * same file), rows_len bytes, the last at (last_addr, last_line): a
+ * reader whose threads encoded them. */
+PH_API void ph_row_add_run(ph_profile *p, ph_func *f, ph_part *part,
+                           uint64_t addr, uint32_t line, ph_file *file,
+                           const unsigned char *costs, size_t len,
+                           const unsigned char *rows, size_t rows_len,
+                           size_t nrows, uint64_t last_addr,
+                           uint32_t last_line);
 /* A reader that adds up its rows' counts as it reads (its threads do):
  * the blocks of rows made from now on keep room for those sums, and
  * ph_rows_add_sums gives the sums of the last nrows rows added to f in

@@ -330,6 +330,31 @@ void ph_row_add_packed(ph_profile *p, ph_func *f, ph_part *part,
     end_row(p, c, d + len);
 }
 
+void ph_row_add_run(ph_profile *p, ph_func *f, ph_part *part,
+                    uint64_t addr, uint32_t line, ph_file *file,
+                    const unsigned char *costs, size_t len,
+                    const unsigned char *rows, size_t rows_len, size_t nrows,
+                    uint64_t last_addr, uint32_t last_line)
+{
+    rowchunk *c;
+    unsigned char *d = start_row(p, f, part, addr, line, file,
+                                 len + rows_len, NULL, 0, &c);
+    ph_rowblock *b = c->owner;
+    memcpy(d, costs, len);
+    memcpy(d + len, rows, rows_len);
+    b->last_addr = last_addr;
+    b->last_line = last_line;
+    if (b->summed) {
+        summed_block *s = (summed_block *)b;
+        if (nrows >= UINT32_MAX - s->nrows)
+            b->sums_lost = 1;
+        else
+            s->nrows += (uint32_t)nrows;
+    }
+    p->nrows += nrows;
+    end_row(p, c, d + len + rows_len);
+}
+
 static const ph_rowblock *find_block(const ph_profile *p, const ph_func *f,
                                      const ph_part *part, uint32_t from);
 

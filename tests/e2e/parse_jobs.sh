@@ -103,6 +103,47 @@ perl -pe 's/\n/\r\n/' "$big" >"$tmp/crlf.out"
 for f in badcost overflow nul crlf; do
     same "$tmp/$f.out"
 done
+# callgrind: the threads make runs of cost lines into rows (positions
+# relative to the line before); alone (stdin from a pipe, one job) the
+# parser reads every line.  Both ways the same, on the samples, the big
+# file and copies changed inside a run two thirds of the way in: an
+# address below 0 and a line number past 32 bits (errors), an absolute
+# address after relative ones, a count written "+5", a blank line and a
+# comment between a call and its cost line, CRLF.
+# parser_same FILE: summary and convert -t callgrind both ways (of a copy:
+# a file's sibling dumps are read with it, not with standard input)
+parser_same() {
+    [ -s "$1" ] || return 0     # standard input empty: another message
+    checks=$((checks + 1))
+    one=$tmp/one.out
+    cp "$1" "$one"
+    { ph 1 summary -n 0 - <"$one"; echo "status $?"
+      ph 1 convert -t callgrind -o - - <"$one"; echo "status $?"; } 2>&1 |
+        sed 's|^<stdin>:|F:|; s|^profile:  - |profile:  F |' >"$tmp/parser"
+    { ph 3 summary -n 0 "$one"; echo "status $?"
+      ph 3 convert -t callgrind -o - "$one"; echo "status $?"; } 2>&1 |
+        sed "s|^$one:|F:|; s|^profile:  $one |profile:  F |" >"$tmp/threads"
+    cmp -s "$tmp/parser" "$tmp/threads" || {
+        fail "$1: the threads read otherwise than the parser"
+        diff "$tmp/parser" "$tmp/threads" | head -5
+    }
+}
+inrun() { # NAME PERL-SUBSTITUTION: the first "+" line after another, changed
+    perl -ne "if (\$. >= $at && /^\\+/ && \$prev && !\$d++) { $2 } print; \$prev = /^\\+/" \
+        "$big" >"$tmp/$1.out"
+}
+inrun under 's/^\+\S+/-99999999999/'
+inrun bigline 's/^(\S+) \S+/$1 4294967296/'
+inrun absaddr 's/^\+\S+/0x400000/'
+inrun pluscount 's/^(\S+ \S+) (\d+)/$1 +$2/'
+perl -ne "print; print \"\\n# between\\n\" if \$. >= $at && /^calls=/ && \$n++ < 3" \
+    "$big" >"$tmp/callgap.out"
+for f in "$SAMPLES"/callgrind/*.out* "$big" "$tmp"/badcost.out \
+         "$tmp"/crlf.out "$tmp"/under.out "$tmp"/bigline.out \
+         "$tmp"/absaddr.out "$tmp"/pluscount.out "$tmp"/callgap.out; do
+    parser_same "$f"
+done
+broken under bigline
 # cachegrind: the threads find the lines and parse the count lines, the
 # parser reads the rest; alone (stdin from a pipe, one job) it reads every
 # line.  Both ways the same, on the samples and on copies broken two

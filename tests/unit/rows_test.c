@@ -257,6 +257,94 @@ static void test_packed_rows(void)
     ph_profile_free(q);
 }
 
+/* Runs of rows made beforehand (ph_row_add_run: the first row's costs
+ * packed, the later rows as the block keeps them, positions relative to
+ * the row before) read back as the same rows as ph_row_add's one by one:
+ * runs of two functions in turn, a file change at a run's start,
+ * addresses going down and wrapping. */
+static void test_run_rows(void)
+{
+    ph_profile *p = ph_profile_new(), *q = ph_profile_new();
+    ph_func *fp[2], *fq[2];
+    ph_file *file_p, *file_q;
+    ph_row_iter ip, iq;
+    ph_row a, b;
+    int64_t v[13];
+    unsigned char first[256], *first_end = first;
+    unsigned char *rows = malloc(64 * 256), *d;
+    size_t i, k, n, len = 0, nrows = 0, same = 0;
+    char name[16];
+
+    rnd_state = 91;
+    for (k = 0; k < 13; k++) {
+        snprintf(name, sizeof name, "e%zu", k);
+        ph_event_add(p, name);
+        ph_event_add(q, name);
+    }
+    for (k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "f%zu", k);
+        fp[k] = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+        fq[k] = ph_func_get(q, ph_str_intern0(q, name), NULL, NULL);
+    }
+    file_p = ph_file_get(p, ph_str_intern0(p, "other.c"));
+    file_q = ph_file_get(q, ph_str_intern0(q, "other.c"));
+    for (int run = 0; run < 500; run++) {
+        size_t m = 1 + rnd() % 40;
+        uint64_t addr = rnd() % 3 ? rnd() : UINT64_MAX - rnd() % 100;
+        uint32_t line = (uint32_t)rnd();
+        uint64_t addr0 = addr;
+        uint32_t line0 = line;
+        ph_file *fl_p = run % 5 ? NULL : file_p, *fl_q = run % 5 ? NULL
+                                                                  : file_q;
+        k = run % 2;
+        for (i = 0; i < m; i++) {
+            if (i) {
+                uint64_t da = rnd() % 4 ? rnd() % 64 : 0 - rnd() % 64;
+                int64_t dl = (int64_t)(rnd() % 9) - 4;
+                if ((int64_t)line + dl < 0)
+                    dl = 0;
+                addr += da;
+                line = (uint32_t)((int64_t)line + dl);
+                d = ph_put_varint(rows + len, ph_zigzag(dl) << 1);
+                d = ph_put_varint(d, ph_zigzag((int64_t)da));
+                len = (size_t)(d - rows);
+            }
+            n = rnd() % 14;
+            for (size_t c = 0; c < n; c++)
+                v[c] = rnd_value();
+            ph_row_add(p, fp[k], NULL, addr, line, fl_p, v, n);
+            if (i)
+                len = (size_t)(ph_costs_put(rows + len, v, n) - rows);
+            else
+                first_end = ph_costs_put(first, v, n);
+            nrows++;
+        }
+        ph_row_add_run(q, fq[k], NULL, addr0, line0, fl_q, first,
+                       (size_t)(first_end - first), rows, len, m - 1, addr,
+                       line);
+        len = 0;
+    }
+    for (k = 0; k < 2; k++) {
+        ph_row_iter_init(&ip, p, fp[k], NULL);
+        ph_row_iter_init(&iq, q, fq[k], NULL);
+        while (ph_row_next(&ip, &a)) {
+            if (!ph_row_next(&iq, &b))
+                break;
+            same += a.addr == b.addr && a.line == b.line &&
+                    (a.file ? a.file->id : 0) == (b.file ? b.file->id : 0) &&
+                    memcmp(a.cost, b.cost, 13 * sizeof *a.cost) == 0;
+        }
+        CU_ASSERT_FALSE(ph_row_next(&iq, &b));
+    }
+    CU_ASSERT_EQUAL(same, nrows);
+    CU_ASSERT_EQUAL(p->nrows, q->nrows);
+    /* (their chunks may keep more room: a run is never split between
+     * two, so a block whose chunk cannot grow takes a new one sooner) */
+    free(rows);
+    ph_profile_free(p);
+    ph_profile_free(q);
+}
+
 /* Sums a reader gives with its rows (ph_rows_add_sums) stand for them
  * only while they cover every row of the block, stay within INT64_MAX
  * and are no wider than the profile was: the summaries then add them (the
@@ -556,6 +644,7 @@ void ph_test_register_rows(void)
     CU_add_test(s, "parts and late events", test_parts_and_late_events);
     CU_add_test(s, "compact rows", test_compact);
     CU_add_test(s, "rows of costs packed beforehand", test_packed_rows);
+    CU_add_test(s, "runs of rows made beforehand", test_run_rows);
     CU_add_test(s, "rows' sums given by a reader", test_rows_sums);
     CU_add_test(s, "sparse rows of a wide profile", test_sparse_wide);
     CU_add_test(s, "chunks: sequential and interleaved",
