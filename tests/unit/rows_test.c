@@ -195,51 +195,43 @@ static void test_compact(void)
     ph_profile_free(p);
 }
 
-/* Costs packed beforehand (ph_costs_put, as a reader's threads pack them)
- * and added with ph_row_add_packed read back as the same rows, in the
- * same bytes, as ph_row_add's, interleaved between two functions and with
- * file changes. */
-static void test_packed_rows(void)
-{
-    ph_profile *p = ph_profile_new(), *q = ph_profile_new();
+/* Two profiles of 13 events, two functions and a file each: one given
+ * rows by ph_row_add, the other the same rows another way. */
+typedef struct twin {
+    ph_profile *p, *q;
     ph_func *fp[2], *fq[2];
     ph_file *file_p, *file_q;
+} twin;
+
+static void twin_new(twin *t)
+{
+    char name[16];
+    t->p = ph_profile_new();
+    t->q = ph_profile_new();
+    for (size_t k = 0; k < 13; k++) {
+        snprintf(name, sizeof name, "e%zu", k);
+        ph_event_add(t->p, name);
+        ph_event_add(t->q, name);
+    }
+    for (size_t k = 0; k < 2; k++) {
+        snprintf(name, sizeof name, "f%zu", k);
+        t->fp[k] = ph_func_get(t->p, ph_str_intern0(t->p, name), NULL, NULL);
+        t->fq[k] = ph_func_get(t->q, ph_str_intern0(t->q, name), NULL, NULL);
+    }
+    t->file_p = ph_file_get(t->p, ph_str_intern0(t->p, "other.c"));
+    t->file_q = ph_file_get(t->q, ph_str_intern0(t->q, "other.c"));
+}
+
+/* How many rows of p the rows of q match, in order (q has no more). */
+static size_t twin_same_rows(const twin *t)
+{
     ph_row_iter ip, iq;
     ph_row a, b;
-    int64_t v[13];
-    unsigned char buf[256];
-    size_t i, k, n, rows = 0, same = 0;
-    char name[16];
-
-    rnd_state = 77;
-    for (k = 0; k < 13; k++) {
-        snprintf(name, sizeof name, "e%zu", k);
-        ph_event_add(p, name);
-        ph_event_add(q, name);
-    }
-    for (k = 0; k < 2; k++) {
-        snprintf(name, sizeof name, "f%zu", k);
-        fp[k] = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
-        fq[k] = ph_func_get(q, ph_str_intern0(q, name), NULL, NULL);
-    }
-    file_p = ph_file_get(p, ph_str_intern0(p, "other.c"));
-    file_q = ph_file_get(q, ph_str_intern0(q, "other.c"));
-    for (i = 0; i < 20000; i++) {
-        n = rnd() % 14;
-        for (k = 0; k < n; k++)
-            v[k] = rnd_value();
-        k = i % 7 == 0;     /* runs of one function, then the other */
-        ph_row_add(p, fp[k], NULL, i, (uint32_t)(i / 2),
-                   i % 11 ? NULL : file_p, v, n);
-        ph_row_add_packed(q, fq[k], NULL, i, (uint32_t)(i / 2),
-                          i % 11 ? NULL : file_q, buf,
-                          (size_t)(ph_costs_put(buf, v, n) - buf));
-    }
-    for (k = 0; k < 2; k++) {
-        ph_row_iter_init(&ip, p, fp[k], NULL);
-        ph_row_iter_init(&iq, q, fq[k], NULL);
+    size_t same = 0;
+    for (size_t k = 0; k < 2; k++) {
+        ph_row_iter_init(&ip, t->p, t->fp[k], NULL);
+        ph_row_iter_init(&iq, t->q, t->fq[k], NULL);
         while (ph_row_next(&ip, &a)) {
-            rows++;
             if (!ph_row_next(&iq, &b))
                 break;
             same += a.addr == b.addr && a.line == b.line &&
@@ -248,13 +240,44 @@ static void test_packed_rows(void)
         }
         CU_ASSERT_FALSE(ph_row_next(&iq, &b));
     }
-    CU_ASSERT_EQUAL(rows, 20000);
-    CU_ASSERT_EQUAL(same, 20000);
-    CU_ASSERT_EQUAL(p->nrows, q->nrows);
-    CU_ASSERT_EQUAL(ph_arena_size(&p->row_arena),
-                    ph_arena_size(&q->row_arena));
-    ph_profile_free(p);
-    ph_profile_free(q);
+    CU_ASSERT_EQUAL(t->p->nrows, t->q->nrows);
+    return same;
+}
+
+static void twin_free(twin *t)
+{
+    ph_profile_free(t->p);
+    ph_profile_free(t->q);
+}
+
+/* Costs packed beforehand (ph_costs_put, as a reader's threads pack them)
+ * and added with ph_row_add_packed read back as the same rows, in the
+ * same bytes, as ph_row_add's, interleaved between two functions and with
+ * file changes. */
+static void test_packed_rows(void)
+{
+    twin t;
+    int64_t v[13];
+    unsigned char buf[256];
+    size_t i, k, n;
+
+    twin_new(&t);
+    rnd_state = 77;
+    for (i = 0; i < 20000; i++) {
+        n = rnd() % 14;
+        for (k = 0; k < n; k++)
+            v[k] = rnd_value();
+        k = i % 7 == 0;     /* runs of one function, then the other */
+        ph_row_add(t.p, t.fp[k], NULL, i, (uint32_t)(i / 2),
+                   i % 11 ? NULL : t.file_p, v, n);
+        ph_row_add_packed(t.q, t.fq[k], NULL, i, (uint32_t)(i / 2),
+                          i % 11 ? NULL : t.file_q, buf,
+                          (size_t)(ph_costs_put(buf, v, n) - buf));
+    }
+    CU_ASSERT_EQUAL(twin_same_rows(&t), 20000);
+    CU_ASSERT_EQUAL(ph_arena_size(&t.p->row_arena),
+                    ph_arena_size(&t.q->row_arena));
+    twin_free(&t);
 }
 
 /* Runs of rows made beforehand (ph_row_add_run: the first row's costs
@@ -264,38 +287,22 @@ static void test_packed_rows(void)
  * addresses going down and wrapping. */
 static void test_run_rows(void)
 {
-    ph_profile *p = ph_profile_new(), *q = ph_profile_new();
-    ph_func *fp[2], *fq[2];
-    ph_file *file_p, *file_q;
-    ph_row_iter ip, iq;
-    ph_row a, b;
+    twin t;
     int64_t v[13];
     unsigned char first[256], *first_end = first;
     unsigned char *rows = malloc(64 * 256), *d;
-    size_t i, k, n, len = 0, nrows = 0, same = 0;
-    char name[16];
+    size_t i, k, n, len = 0, nrows = 0;
 
+    twin_new(&t);
     rnd_state = 91;
-    for (k = 0; k < 13; k++) {
-        snprintf(name, sizeof name, "e%zu", k);
-        ph_event_add(p, name);
-        ph_event_add(q, name);
-    }
-    for (k = 0; k < 2; k++) {
-        snprintf(name, sizeof name, "f%zu", k);
-        fp[k] = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
-        fq[k] = ph_func_get(q, ph_str_intern0(q, name), NULL, NULL);
-    }
-    file_p = ph_file_get(p, ph_str_intern0(p, "other.c"));
-    file_q = ph_file_get(q, ph_str_intern0(q, "other.c"));
     for (int run = 0; run < 500; run++) {
         size_t m = 1 + rnd() % 40;
         uint64_t addr = rnd() % 3 ? rnd() : UINT64_MAX - rnd() % 100;
         uint32_t line = (uint32_t)rnd();
         uint64_t addr0 = addr;
         uint32_t line0 = line;
-        ph_file *fl_p = run % 5 ? NULL : file_p, *fl_q = run % 5 ? NULL
-                                                                  : file_q;
+        ph_file *fl_p = run % 5 ? NULL : t.file_p;
+        ph_file *fl_q = run % 5 ? NULL : t.file_q;
         k = run % 2;
         for (i = 0; i < m; i++) {
             if (i) {
@@ -312,37 +319,23 @@ static void test_run_rows(void)
             n = rnd() % 14;
             for (size_t c = 0; c < n; c++)
                 v[c] = rnd_value();
-            ph_row_add(p, fp[k], NULL, addr, line, fl_p, v, n);
+            ph_row_add(t.p, t.fp[k], NULL, addr, line, fl_p, v, n);
             if (i)
                 len = (size_t)(ph_costs_put(rows + len, v, n) - rows);
             else
                 first_end = ph_costs_put(first, v, n);
             nrows++;
         }
-        ph_row_add_run(q, fq[k], NULL, addr0, line0, fl_q, first,
+        ph_row_add_run(t.q, t.fq[k], NULL, addr0, line0, fl_q, first,
                        (size_t)(first_end - first), rows, len, m - 1, addr,
                        line);
         len = 0;
     }
-    for (k = 0; k < 2; k++) {
-        ph_row_iter_init(&ip, p, fp[k], NULL);
-        ph_row_iter_init(&iq, q, fq[k], NULL);
-        while (ph_row_next(&ip, &a)) {
-            if (!ph_row_next(&iq, &b))
-                break;
-            same += a.addr == b.addr && a.line == b.line &&
-                    (a.file ? a.file->id : 0) == (b.file ? b.file->id : 0) &&
-                    memcmp(a.cost, b.cost, 13 * sizeof *a.cost) == 0;
-        }
-        CU_ASSERT_FALSE(ph_row_next(&iq, &b));
-    }
-    CU_ASSERT_EQUAL(same, nrows);
-    CU_ASSERT_EQUAL(p->nrows, q->nrows);
-    /* (their chunks may keep more room: a run is never split between
-     * two, so a block whose chunk cannot grow takes a new one sooner) */
+    /* (q's chunks may keep more room: a run is never split between two,
+     * so a block whose chunk cannot grow takes a new one sooner) */
+    CU_ASSERT_EQUAL(twin_same_rows(&t), nrows);
     free(rows);
-    ph_profile_free(p);
-    ph_profile_free(q);
+    twin_free(&t);
 }
 
 /* Sums a reader gives with its rows (ph_rows_add_sums) stand for them
