@@ -424,8 +424,8 @@ static int open_run(const ph_cgpipe *pp, chunk *c, run_state *st,
     g->width = (uint8_t)n;
     c->run_at[c->nruns][0] = (uint32_t)c->nrb;
     c->run_at[c->nruns][2] = (uint32_t)(c->nruns * PH_CGPACK_MAX);
-    /* its sums' columns zeroed as its lines reach them (width) */
-    memset(c->rsum + c->nruns * PH_CGPACK_MAX, 0, n * sizeof *c->rsum);
+    memset(c->rsum + c->nruns * PH_CGPACK_MAX, 0,
+           PH_CGPACK_MAX * sizeof *c->rsum);
     run_room(c);
     run_counts(c, v + np, n, c->rsum + c->nruns * PH_CGPACK_MAX);
     g->costs_len = (uint32_t)(c->nrb - c->run_at[c->nruns][0]);
@@ -509,11 +509,8 @@ static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
         } else {
             uint64_t *sum = c->rsum + c->run_at[c->nruns - 1][2];
             unsigned char *h;
-            if (n - np > g->width) {
-                memset(sum + g->width, 0,
-                       (n - np - g->width) * sizeof *sum);
+            if (n - np > g->width)
                 g->width = (uint8_t)(n - np);
-            }
             run_room(c);
             h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
             h = ph_put_varint(h, ph_zigzag(delta[0]));
@@ -528,6 +525,47 @@ static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
     }
     (void)open_run(pp, c, st, line, kind, v, np, n - np);
     return 0;
+}
+
+/* The cost line at p the next row of the open run, read from its text
+ * straight into the row (1, *next after it); 0 when the tokens must say
+ * (run_line then decides: nothing has changed). */
+static int run_row(const ph_cgpipe *pp, chunk *c, run_state *st,
+                   const char *p, const char *z, const char **next)
+{
+    unsigned np = (pp->rows & 1) + (pp->rows >> 1), n;
+    uint8_t kind[2];
+    uint64_t v[2];
+    int64_t delta[2] = { 0, 0 };
+    run_state before = *st;
+    ph_cgrows *g = &c->runs[c->nruns - 1];
+    const char *q = ph_cg_row_positions(p, z, np, kind, v), *e;
+    unsigned char *h, *end;
+    int rc = q ? 1 : 0;
+
+    for (int d = 0, t = 0; d < 2 && rc == 1; d++)
+        if (pp->rows & (1 << d)) {
+            rc = run_step(st, d, kind[t], v[t], &delta[d]);
+            t++;
+        }
+    if (rc != 1) {
+        *st = before;
+        return 0;
+    }
+    run_room(c);
+    h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
+    h = ph_put_varint(h, ph_zigzag(delta[0]));
+    end = ph_cg_row_counts(q, z, h, c->rsum + c->run_at[c->nruns - 1][2],
+                           &n, &e, next);
+    if (!end) {
+        *st = before;
+        return 0;
+    }
+    c->nrb = (size_t)(end - c->rb);
+    if (n > g->width)
+        g->width = (uint8_t)n;
+    g->nlines++;
+    return 1;
 }
 
 /* The runs' bytes and sums where the reader finds them, once c is filled
@@ -587,12 +625,15 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
             if ((unsigned char)(*p - '0') < 10 &&
                 (n = pack_line(c, c->nlines, p, z, &next)) == PH_CGTOK_NONE)
                 next = NULL;
-        } else if (ph_cg_token_start(*p)) {
+        } else if (ph_cg_token_start(*p) &&
+                   /* a run's later lines keep no tokens: the reader
+                    * copies their rows, or reads their text when it
+                    * cannot */
+                   !(pp->rows && st.open && !st.blocked &&
+                     run_row(pp, c, &st, p, z, &next))) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
-            /* a run's later lines keep no tokens: the reader copies
-             * their rows, or reads their text when it cannot */
             if (n != PH_CGTOK_NONE && pp->rows &&
                 run_line(pp, c, &st, c->nlines, n))
                 n = PH_CGTOK_NONE;

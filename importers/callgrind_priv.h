@@ -123,6 +123,20 @@ struct ph_cgrows {
     const uint64_t *sum;
 };
 
+/* The np position tokens of the cost line at q (its first byte), read as
+ * ph_cg_cost_tokens reads them, into kind and val: where the last ends;
+ * NULL when they are not such tokens with blanks between them. */
+const char *ph_cg_row_positions(const char *q, const char *lim, unsigned np,
+                                uint8_t *kind, uint64_t *val);
+/* The counts of a cost line from q (where its positions end) to its end,
+ * packed at d (costs_pack.h) and added to sum: where the packing ends,
+ * their number in *n, *e and *next as ph_cg_cost_tokens; NULL (sum as it
+ * was) for anything but at most PH_CGPACK_MAX decimal counts of at most
+ * 18 digits with blanks between them. */
+unsigned char *ph_cg_row_counts(const char *q, const char *lim,
+                                unsigned char *d, uint64_t *sum, unsigned *n,
+                                const char **e, const char **next);
+
 /* A packed count line: the number of counts (at most PH_CGPACK_MAX, with
  * PH_CGPACK_BIG when one has 15 digits or more), the bytes of their
  * packing (ph_costs_put), the line number (first token, 32 bits), then

@@ -129,6 +129,51 @@ static inline int token_gap(const char **pq, const char *lim, const char **e,
     return q == d0 ? -1 : 0;
 }
 
+/* The token at *pq (not one of the fast paths' digits) read into *x and
+ * *kind, *pq moved past it: 0, or -1 when it is no plain token. */
+static inline int token_value(const char **pq, const char *lim, uint64_t *x,
+                              uint8_t *kind)
+{
+    const char *q = *pq, *d0;
+    char c = *q;
+    uint64_t v = 0;
+    uint8_t k = PH_CGTOK_ABS;
+
+    if (c == '*') {
+        k = PH_CGTOK_SAME;
+        q++;
+    } else {
+        if (c == '+' || c == '-') {
+            k = c == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
+            if (++q == lim)
+                return -1;
+            c = *q;
+        }
+        if (c == '0' && lim - q > 2 && (q[1] | 0x20) == 'x') {
+            for (q += 2, d0 = q; q < lim; q++) {
+                unsigned h = (unsigned char)*q;
+                if (h - '0' < 10)
+                    v = v << 4 | (h - '0');
+                else if ((h | 0x20) - 'a' < 6)
+                    v = v << 4 | ((h | 0x20) - 'a' + 10);
+                else
+                    break;
+            }
+            if (q == d0 || q - d0 > 16)
+                return -1;
+        } else {
+            d0 = q;
+            q = decimal(q, lim, &v);
+            if (q == d0 || q - d0 > 19)   /* 19 digits cannot overflow */
+                return -1;
+        }
+    }
+    *pq = q;
+    *x = v;
+    *kind = k;
+    return 0;
+}
+
 unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
                            uint64_t *val, uint8_t *kind, const char **e,
                            const char **next)
@@ -136,9 +181,8 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
     unsigned n = 0;
 
     for (;;) {
-        uint64_t x = 0;
-        uint8_t k = PH_CGTOK_ABS;
-        const char *d0;
+        uint64_t x;
+        uint8_t k;
         char c = *q;
 
         if (n == max)
@@ -160,35 +204,8 @@ unsigned ph_cg_cost_tokens(const char *q, const char *lim, unsigned max,
             q += 2;
             continue;
         }
-        if (c == '*') {
-            k = PH_CGTOK_SAME;
-            q++;
-        } else {
-            if (c == '+' || c == '-') {
-                k = c == '+' ? PH_CGTOK_PLUS : PH_CGTOK_MINUS;
-                if (++q == lim)
-                    return PH_CGTOK_NONE;
-                c = *q;
-            }
-            if (c == '0' && lim - q > 2 && (q[1] | 0x20) == 'x') {
-                for (q += 2, d0 = q; q < lim; q++) {
-                    unsigned h = (unsigned char)*q;
-                    if (h - '0' < 10)
-                        x = x << 4 | (h - '0');
-                    else if ((h | 0x20) - 'a' < 6)
-                        x = x << 4 | ((h | 0x20) - 'a' + 10);
-                    else
-                        break;
-                }
-                if (q == d0 || q - d0 > 16)
-                    return PH_CGTOK_NONE;
-            } else {
-                d0 = q;
-                q = decimal(q, lim, &x);
-                if (q == d0 || q - d0 > 19)   /* 19 digits cannot overflow */
-                    return PH_CGTOK_NONE;
-            }
-        }
+        if (token_value(&q, lim, &x, &k) < 0)
+            return PH_CGTOK_NONE;
         val[n] = x;
         kind[n] = k;
         n++;
@@ -213,27 +230,24 @@ static inline void pack_count(ph_costs_packer *pk, uint64_t *sum,
     ph_costs_pack_count(pk, x);     /* at most 18 digits */
 }
 
-/* pack_line's parse, with the counts added to sum, or taken out (undo)
- * up to where a first parse failed. */
-static inline __attribute__((always_inline)) unsigned char *
-pack_parse(const char *q, const char *lim, unsigned char *d, uint64_t *sum,
-           int undo, const char **e, const char **next)
+/* The counts of a line from q, just after its first tokens, to its end:
+ * packed into pk and added to sum (taken out with undo), *col of them;
+ * *big when one has 15 digits or more.  0, or -1 for anything but at
+ * most PH_CGPACK_MAX decimal counts of at most 18 digits. */
+static inline __attribute__((always_inline)) int
+pack_counts(const char *q, const char *lim, ph_costs_packer *pkp,
+            uint64_t *sum, int undo, unsigned *colp, int *bigp,
+            const char **e, const char **next)
 {
-    ph_costs_packer pk;
+    ph_costs_packer pk = *pkp;
     unsigned col = 0;
     uint64_t x;
-    uint32_t first;
-    const char *d0 = q;
+    const char *d0;
     int big = 0, gap;
 
-    q = decimal(q, lim, &x);
-    if (q == d0 || q - d0 > 10 || x > UINT32_MAX)
-        return NULL;
-    first = (uint32_t)x;
-    ph_costs_pack_begin(&pk, d + PH_CGPACK_HEAD);
     while ((gap = token_gap(&q, lim, e, next)) == 0) {
         if (col == PH_CGPACK_MAX)
-            return NULL;
+            return -1;
         uint64_t v[4];
         if (lim - q >= 8 && col + 4 <= PH_CGPACK_MAX &&
             four_digits(q, v, 1)) {
@@ -254,11 +268,35 @@ pack_parse(const char *q, const char *lim, unsigned char *d, uint64_t *sum,
         d0 = q;
         q = decimal(q, lim, &x);
         if (q == d0 || q - d0 > 18)     /* 18 digits: at most INT64_MAX */
-            return NULL;
+            return -1;
         big |= q - d0 > 14;             /* 10^14 < 2^48 */
         pack_count(&pk, sum, &col, undo, x);
     }
-    if (gap < 0)
+    *pkp = pk;
+    *colp = col;
+    *bigp = big;
+    return gap < 0 ? -1 : 0;
+}
+
+/* pack_line's parse, with the counts added to sum, or taken out (undo)
+ * up to where a first parse failed. */
+static inline __attribute__((always_inline)) unsigned char *
+pack_parse(const char *q, const char *lim, unsigned char *d, uint64_t *sum,
+           int undo, const char **e, const char **next)
+{
+    ph_costs_packer pk;
+    unsigned col = 0;
+    uint64_t x;
+    uint32_t first;
+    const char *d0 = q;
+    int big = 0;
+
+    q = decimal(q, lim, &x);
+    if (q == d0 || q - d0 > 10 || x > UINT32_MAX)
+        return NULL;
+    first = (uint32_t)x;
+    ph_costs_pack_begin(&pk, d + PH_CGPACK_HEAD);
+    if (pack_counts(q, lim, &pk, sum, undo, &col, &big, e, next) < 0)
         return NULL;
     unsigned char *end = ph_costs_pack_end(&pk);
     d[0] = (unsigned char)(col | (big ? PH_CGPACK_BIG : 0));
@@ -276,6 +314,36 @@ unsigned char *ph_cg_pack_line(const char *q, const char *lim,
     if (!end)   /* the same parse again, to take its counts out of sum */
         pack_parse(q, lim, d, sum, 1, e, next);
     return end;
+}
+
+const char *ph_cg_row_positions(const char *q, const char *lim, unsigned np,
+                                uint8_t *kind, uint64_t *val)
+{
+    const char *e, *next;
+
+    for (unsigned i = 0; i < np; i++) {
+        if (i && token_gap(&q, lim, &e, &next) != 0)
+            return NULL;
+        if (token_value(&q, lim, &val[i], &kind[i]) < 0)
+            return NULL;
+    }
+    return q;
+}
+
+unsigned char *ph_cg_row_counts(const char *q, const char *lim,
+                                unsigned char *d, uint64_t *sum, unsigned *n,
+                                const char **e, const char **next)
+{
+    ph_costs_packer pk;
+    int big;
+
+    ph_costs_pack_begin(&pk, d);
+    if (pack_counts(q, lim, &pk, sum, 0, n, &big, e, next) == 0)
+        return ph_costs_pack_end(&pk);
+    /* the same parse again, to take its counts out of sum */
+    ph_costs_pack_begin(&pk, d);
+    (void)pack_counts(q, lim, &pk, sum, 1, n, &big, e, next);
+    return NULL;
 }
 
 int ph_cg_toklen(const char *q, const char *e)

@@ -852,6 +852,67 @@ static void test_pack_line(void)
     }
 }
 
+/* A run's later cost lines read straight into rows: the positions as
+ * ph_cg_cost_tokens reads them, the counts packed as ph_costs_put packs
+ * them and added to the sums; anything else refused, the sums as they
+ * were (the tokens then say). */
+static void test_row_parse(void)
+{
+    static const char *const read[] = {
+        "+3 0 1 2\n", "0x7020 0 1\n", "* +2 5\n", "-4 * 0 0 0 1\n",
+        "0X1f 12\n", "+3 0 1 2 3 4\r\n", "+1\t0 9\n", "+1 0 1 2 3 4 \n",
+        "+0x10 -0 999999999999999999 7\n",
+        "0xffffffffffffffff 4294967295 0\n",
+        "+1 2 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 "
+        "24\n",
+    };
+    static const char *const refused[] = {
+        "+3 0 +1\n", "+3 0 1.5\n", "+3 0 1x\n", "+3\n", "+x 0 1\n",
+        "0x 0 1\n", "+3 0 1", "+3 0 1234567890123456789\n", "+3 0 -1\n",
+        "+3 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 "
+        "24 25\n", "+3 0x1 1 2 3 4\r5\n", "*+1 0 1\n",
+    };
+    unsigned char got[PH_CGPACK_ROOM], want[PH_CGPACK_ROOM];
+    uint64_t sum[PH_CGPACK_MAX], before[PH_CGPACK_MAX], val[64], pos[2];
+    uint8_t kind[64], pkind[2];
+    const char *e, *next, *we, *wnext;
+    size_t i, k;
+
+    for (k = 0; k < PH_CGPACK_MAX; k++)
+        sum[k] = before[k] = 1000 + k;
+    for (i = 0; i < sizeof read / sizeof *read; i++) {
+        const char *l = read[i], *end = l + strlen(l);
+        unsigned n = ph_cg_cost_tokens(l, end, 64, val, kind, &we, &wnext), c;
+        int64_t v[PH_CGPACK_MAX];
+        CU_ASSERT_FATAL(n != PH_CGTOK_NONE && n >= 2);
+        const char *q = ph_cg_row_positions(l, end, 2, pkind, pos);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+        CU_ASSERT(pkind[0] == kind[0] && pos[0] == val[0]);
+        CU_ASSERT(pkind[1] == kind[1] && pos[1] == val[1]);
+        unsigned char *stop = ph_cg_row_counts(q, end, got, sum, &c, &e,
+                                               &next);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(stop);
+        CU_ASSERT_EQUAL(c, n - 2);
+        for (k = 2; k < n; k++)
+            v[k - 2] = (int64_t)val[k];
+        size_t wlen = (size_t)(ph_costs_put(want, v, n - 2) - want);
+        CU_ASSERT(stop - got == (ptrdiff_t)wlen &&
+                  memcmp(got, want, wlen) == 0);
+        CU_ASSERT_PTR_EQUAL(e, we);
+        CU_ASSERT_PTR_EQUAL(next, wnext);
+        for (k = 2; k < n; k++)
+            before[k - 2] += val[k];
+        CU_ASSERT(memcmp(sum, before, sizeof sum) == 0);
+    }
+    for (i = 0; i < sizeof refused / sizeof *refused; i++) {
+        const char *l = refused[i], *end = l + strlen(l);
+        const char *q = ph_cg_row_positions(l, end, 2, pkind, pos);
+        unsigned c;
+        CU_ASSERT(!q || !ph_cg_row_counts(q, end, got, sum, &c, &e, &next));
+        CU_ASSERT(memcmp(sum, before, sizeof sum) == 0);
+    }
+}
+
 /* Every real sample reads the same with one thread, a blank before each
  * line (no line starts with a token: the ordinary parser reads them all)
  * and with two threads (the look-ahead workers tokenize). */
@@ -984,6 +1045,7 @@ void ph_test_register_callgrind(void)
                 test_one_event_tables);
     CU_add_test(s, "one-pass cost-line tokens", test_cost_tokens);
     CU_add_test(s, "cachegrind's count lines packed", test_pack_line);
+    CU_add_test(s, "a run's cost lines read into rows", test_row_parse);
     CU_add_test(s, "one-pass reading = the ordinary parser",
                 test_fast_path_samples);
 }
