@@ -1,8 +1,9 @@
 /* importers/callgrind_par.c -- the callgrind reader's look-ahead threads.
  * Worker threads cut the input into chunks at line ends, find the lines of
- * each chunk, parse the numbers of its cost lines and hash the functions'
- * names, or, for cachegrind's reader, pack its count lines as the rows keep
- * them (with one thread, the reader does it chunk by chunk); the reading
+ * each chunk, parse the numbers of its cost lines, make its runs of cost
+ * lines into rows (PH_CGPIPE_ROWS) and hash the functions' names, or, for
+ * cachegrind's reader, pack its count lines as the rows keep them (with
+ * one thread, the reader does it chunk by chunk); the reading
  * thread takes the chunks in order and builds the IR from them with the
  * same code as the serial scanner's, so the profile is the same whatever
  * the number of threads.  A line the workers cannot parse plainly (a
