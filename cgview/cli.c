@@ -309,6 +309,11 @@ static void load_run(void *arg)
  * NULL. */
 static ph_profile *load_report(load *l)
 {
+    /* a progress line still drawn (many files) is taken off first */
+    int says = !l->in || !l->p || ph_input_warning_count(l->in) ||
+               ph_profile_approx(l->p);
+    if (says && l->pr)
+        progress_clear(l->pr);
     if (!l->in) {
         ph_cli_file_error(l->path, "%s", l->why);
         return NULL;
@@ -387,6 +392,7 @@ static size_t file_size(const char *path)
 
 struct ph_cli_loads {
     const char *const *paths;
+    size_t *size;           /* each path's file_size */
     size_t n, next;
     progress pr;
 };
@@ -397,9 +403,10 @@ ph_cli_loads *ph_cli_loads_start(const char *const *paths, size_t n)
 
     ls->paths = paths;
     ls->n = n;
+    ls->size = ph_xcalloc(n + 1, sizeof *ls->size);
     progress_start(&ls->pr, "", NULL);
     for (size_t i = 0; i < n; i++)
-        ls->pr.all += file_size(paths[i]);
+        ls->pr.all += ls->size[i] = file_size(paths[i]);
     return ls;
 }
 
@@ -413,8 +420,8 @@ ph_profile *ph_cli_loads_next(ph_cli_loads *ls, const char *forced,
         return NULL;
     snprintf(pr->name, sizeof pr->name, "%zu of %zu files", ls->next + 1,
              ls->n);
+    pr->cur = ls->size[ls->next];
     load_init(&l, ls->paths[ls->next++], forced, exe, pr, 0);
-    pr->cur = file_size(l.path);
     load_run(&l);
     pr->before += pr->cur;
     pr->done[0] = pr->total[0] = pr->cur = 0;
@@ -423,9 +430,6 @@ ph_profile *ph_cli_loads_next(ph_cli_loads *ls, const char *forced,
         draw_locked(pr);
         pthread_mutex_unlock(&pr->lock);
     }
-    if (!l.p || (l.in && ph_input_warning_count(l.in)) ||
-        (l.p && ph_profile_approx(l.p)))
-        progress_clear(pr);     /* a message follows */
     return load_report(&l);
 }
 
@@ -434,6 +438,7 @@ void ph_cli_loads_end(ph_cli_loads *ls)
     if (!ls)
         return;
     progress_end(&ls->pr);
+    free(ls->size);
     free(ls);
 }
 

@@ -93,8 +93,9 @@ typedef struct chunk {
     size_t nssum, capssum;
     ph_cgrows *runs;        /* runs of rows (PH_CGPIPE_ROWS), in order */
     size_t nruns, capruns;
-    uint32_t (*run_at)[3];  /* per run while filling: its first line's
-                               costs, its rows and its sums, as offsets */
+    uint32_t *run_at;       /* per run while filling: where its bytes
+                               start in rb (its first line's costs, then
+                               its rows) */
     unsigned char *rb;      /* the runs' bytes */
     size_t nrb, caprb;
     uint64_t *rsum;         /* the runs' sums, PH_CGPACK_MAX each */
@@ -125,6 +126,7 @@ struct ph_cgpipe {
     int pack;               /* PH_CGPIPE_PACK */
     int rows;               /* PH_CGPIPE_ROWS, with the header's
                                positions: 1 instr, 2 line (0: no runs) */
+    unsigned npos;          /* position tokens a cost line has then */
     uint64_t psum[PH_CGPACK_MAX];   /* the packed counts of the chunks the
                                        reader is done with */
 
@@ -353,7 +355,7 @@ static void close_run(chunk *c, run_state *st)
     st->open = 0;
     g = &c->runs[c->nruns - 1];
     if (g->nlines < 2) {        /* a line alone: the reader's as it is */
-        c->nrb = c->run_at[c->nruns - 1][0];
+        c->nrb = c->run_at[c->nruns - 1];
         c->nruns--;
         return;
     }
@@ -375,12 +377,20 @@ static void run_room(chunk *c)
     }
 }
 
-/* The counts v[0..n) packed at the end of c's run bytes and added to sum. */
-static void run_counts(chunk *c, const uint64_t *v, unsigned n,
-                       uint64_t *sum)
+/* The sums of run i of c. */
+static uint64_t *run_sum(const chunk *c, size_t i)
 {
+    return c->rsum + i * PH_CGPACK_MAX;
+}
+
+/* The counts v[0..n) packed at d, in c's run bytes (their end c's), and
+ * added to the open run's sums. */
+static void run_counts(chunk *c, unsigned char *d, const uint64_t *v,
+                       unsigned n)
+{
+    uint64_t *sum = run_sum(c, c->nruns - 1);
     ph_costs_packer pk;
-    ph_costs_pack_begin(&pk, c->rb + c->nrb);
+    ph_costs_pack_begin(&pk, d);
     for (unsigned i = 0; i < n; i++) {
         sum[i] += v[i];
         ph_costs_pack_count(&pk, v[i]);
@@ -388,11 +398,11 @@ static void run_counts(chunk *c, const uint64_t *v, unsigned n,
     c->nrb = (size_t)(ph_costs_pack_end(&pk) - c->rb);
 }
 
-/* A new run from line `line`, whose np position tokens and n counts are
+/* A new run from line `line`, whose position tokens and n counts are
  * kind and v; 0 when the line cannot start one. */
 static int open_run(const ph_cgpipe *pp, chunk *c, run_state *st,
                     size_t line, const uint8_t *kind, const uint64_t *v,
-                    unsigned np, unsigned n)
+                    unsigned n)
 {
     ph_cgrows *g;
     unsigned t = 0;
@@ -423,15 +433,12 @@ static int open_run(const ph_cgpipe *pp, chunk *c, run_state *st,
     g->nlines = 1;
     g->pos = (uint8_t)pp->rows;
     g->width = (uint8_t)n;
-    c->run_at[c->nruns][0] = (uint32_t)c->nrb;
-    c->run_at[c->nruns][2] = (uint32_t)(c->nruns * PH_CGPACK_MAX);
-    memset(c->rsum + c->nruns * PH_CGPACK_MAX, 0,
-           PH_CGPACK_MAX * sizeof *c->rsum);
-    run_room(c);
-    run_counts(c, v + np, n, c->rsum + c->nruns * PH_CGPACK_MAX);
-    g->costs_len = (uint32_t)(c->nrb - c->run_at[c->nruns][0]);
-    c->run_at[c->nruns][1] = (uint32_t)c->nrb;
+    c->run_at[c->nruns] = (uint32_t)c->nrb;
+    memset(run_sum(c, c->nruns), 0, PH_CGPACK_MAX * sizeof *c->rsum);
     c->nruns++;
+    run_room(c);
+    run_counts(c, c->rb + c->nrb, v + pp->npos, n);
+    g->costs_len = (uint32_t)(c->nrb - c->run_at[c->nruns - 1]);
     st->open = 1;
     return 1;
 }
@@ -478,6 +485,43 @@ static int run_step(run_state *st, int d, uint8_t kind, uint64_t v,
     return 1;
 }
 
+/* The open run's next row head, for a line whose positions are kind and
+ * v, written at the end of c's run bytes: where it ends; NULL when the
+ * run cannot take the line (*rc: 0 for an absolute position the run
+ * cannot say, a new run may start there; -1 for one the parser refuses),
+ * st as it was. */
+static unsigned char *run_head(const ph_cgpipe *pp, chunk *c, run_state *st,
+                               const uint8_t *kind, const uint64_t *v,
+                               int *rc)
+{
+    int64_t delta[2] = { 0, 0 };
+    run_state before = *st;
+    unsigned char *h;
+
+    *rc = 1;
+    for (int d = 0, t = 0; d < 2 && *rc == 1; d++)
+        if (pp->rows & (1 << d)) {
+            *rc = run_step(st, d, kind[t], v[t], &delta[d]);
+            t++;
+        }
+    if (*rc != 1) {
+        *st = before;
+        return NULL;
+    }
+    run_room(c);
+    h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
+    return ph_put_varint(h, ph_zigzag(delta[0]));
+}
+
+/* The open run one line longer, of n counts. */
+static void run_grows(chunk *c, unsigned n)
+{
+    ph_cgrows *g = &c->runs[c->nruns - 1];
+    if (n > g->width)
+        g->width = (uint8_t)n;
+    g->nlines++;
+}
+
 /* Cost line `line` of c, tokenized (n tokens at the end of c's): the next
  * row of the open run (1: its tokens are not kept), the first of a new
  * one, or none (0). */
@@ -486,9 +530,8 @@ static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
 {
     const uint64_t *v = c->val + c->ntoks;
     const uint8_t *kind = c->kind + c->ntoks;
-    unsigned np = (pp->rows & 1) + (pp->rows >> 1);
-    int64_t delta[2] = { 0, 0 };
-    ph_cgrows *g;
+    unsigned np = pp->npos;
+    int rc = 0;
 
     if (st->blocked || n < np || n - np > PH_CGPACK_MAX ||
         !ph_cg_plain_counts(kind + np, v + np, n - np)) {
@@ -497,34 +540,17 @@ static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
         return 0;
     }
     if (st->open) {
-        int rc = 1;
-        run_state before = *st;
-        g = &c->runs[c->nruns - 1];
-        for (int d = 0, t = 0; d < 2 && rc == 1; d++)
-            if (pp->rows & (1 << d)) {
-                rc = run_step(st, d, kind[t], v[t], &delta[d]);
-                t++;
-            }
-        if (rc != 1) {      /* the run ends before this line */
-            *st = before;
-        } else {
-            uint64_t *sum = c->rsum + c->run_at[c->nruns - 1][2];
-            unsigned char *h;
-            if (n - np > g->width)
-                g->width = (uint8_t)(n - np);
-            run_room(c);
-            h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
-            h = ph_put_varint(h, ph_zigzag(delta[0]));
-            c->nrb = (size_t)(h - c->rb);
-            run_counts(c, v + np, n - np, sum);
-            g->nlines++;
+        unsigned char *h = run_head(pp, c, st, kind, v, &rc);
+        if (h) {
+            run_counts(c, h, v + np, n - np);
+            run_grows(c, n - np);
             return 1;
         }
         close_run(c, st);
         if (rc < 0)
             return 0;
     }
-    (void)open_run(pp, c, st, line, kind, v, np, n - np);
+    (void)open_run(pp, c, st, line, kind, v, n - np);
     return 0;
 }
 
@@ -534,38 +560,23 @@ static int run_line(const ph_cgpipe *pp, chunk *c, run_state *st,
 static int run_row(const ph_cgpipe *pp, chunk *c, run_state *st,
                    const char *p, const char *z, const char **next)
 {
-    unsigned np = (pp->rows & 1) + (pp->rows >> 1), n;
     uint8_t kind[2];
     uint64_t v[2];
-    int64_t delta[2] = { 0, 0 };
     run_state before = *st;
-    ph_cgrows *g = &c->runs[c->nruns - 1];
-    const char *q = ph_cg_row_positions(p, z, np, kind, v), *e;
+    const char *q = ph_cg_row_positions(p, z, pp->npos, kind, v), *e;
     unsigned char *h, *end;
-    int rc = q ? 1 : 0;
+    unsigned n;
+    int rc;
 
-    for (int d = 0, t = 0; d < 2 && rc == 1; d++)
-        if (pp->rows & (1 << d)) {
-            rc = run_step(st, d, kind[t], v[t], &delta[d]);
-            t++;
-        }
-    if (rc != 1) {
-        *st = before;
+    if (!q || !(h = run_head(pp, c, st, kind, v, &rc)))
         return 0;
-    }
-    run_room(c);
-    h = ph_put_varint(c->rb + c->nrb, ph_zigzag(delta[1]) << 1);
-    h = ph_put_varint(h, ph_zigzag(delta[0]));
-    end = ph_cg_row_counts(q, z, h, c->rsum + c->run_at[c->nruns - 1][2],
-                           &n, &e, next);
+    end = ph_cg_row_counts(q, z, h, run_sum(c, c->nruns - 1), &n, &e, next);
     if (!end) {
         *st = before;
         return 0;
     }
     c->nrb = (size_t)(end - c->rb);
-    if (n > g->width)
-        g->width = (uint8_t)n;
-    g->nlines++;
+    run_grows(c, n);
     return 1;
 }
 
@@ -575,12 +586,12 @@ static void place_runs(chunk *c)
 {
     for (size_t i = 0; i < c->nruns; i++) {
         ph_cgrows *g = &c->runs[i];
-        uint32_t end = i + 1 < c->nruns ? c->run_at[i + 1][0]
+        uint32_t end = i + 1 < c->nruns ? c->run_at[i + 1]
                                         : (uint32_t)c->nrb;
-        g->costs = c->rb + c->run_at[i][0];
-        g->rows = c->rb + c->run_at[i][1];
-        g->rows_len = end - c->run_at[i][1];
-        g->sum = c->rsum + c->run_at[i][2];
+        g->costs = c->rb + c->run_at[i];
+        g->rows = g->costs + g->costs_len;
+        g->rows_len = end - c->run_at[i] - g->costs_len;
+        g->sum = run_sum(c, i);
     }
 }
 
@@ -630,8 +641,7 @@ static void fill(ph_cgpipe *pp, chunk *c, size_t k)
                    /* a run's later lines keep no tokens: the reader
                     * copies their rows, or reads their text when it
                     * cannot */
-                   !(pp->rows && st.open && !st.blocked &&
-                     run_row(pp, c, &st, p, z, &next))) {
+                   !(st.open && run_row(pp, c, &st, p, z, &next))) {
             reserve_toks(c, c->ntoks + MAX_TOKENS);
             n = ph_cg_cost_tokens(p, z, MAX_TOKENS, c->val + c->ntoks,
                                   c->kind + c->ntoks, &e, &next);
@@ -805,6 +815,7 @@ ph_cgpipe *ph_cgpipe_start(ph_input *in, const ph_profile *p,
     pp->pack = (flags & PH_CGPIPE_PACK) != 0;
     if (flags & PH_CGPIPE_ROWS)
         pp->rows = header_positions(data, len);
+    pp->npos = (pp->rows & 1) + (pp->rows >> 1);
     if ((flags & PH_CGPIPE_STOCK) && len >= STOCK_MIN_SIZE && pp->nth)
         pp->stock = ph_stock_new();
     pthread_mutex_init(&pp->mu, NULL);

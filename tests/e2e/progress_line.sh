@@ -65,6 +65,8 @@ if [ $took -ge 1500 ]; then
         fail "the error shares the progress line: $(tail -c 300 "$tmp/tty2")"
     [ -e "$tmp/x.callgrind" ] && fail "a failed merge left its output"
 else
-    echo "this machine merged $n copies in $took ms: the drawn line not checked"
+    # (64,000 copies in under 1.5 s: the line could not be seen here)
+    [ "$failures" -gt 0 ] && finish
+    skip "merged $n copies in $took ms: no load took a second"
 fi
 finish
