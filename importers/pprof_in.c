@@ -74,8 +74,9 @@ typedef struct reader {
     } *fn_text;
     loc_info *loc;
     frame *frames;
-    size_t nframes;
+    size_t nframes, capframes;
     int *slot;              /* sample_type index -> event slot */
+    size_t nslot;           /* sample types */
     ph_part *whole;
     ph_str thread_keys[4];
     ph_part **tparts;       /* thread parts, parallel to tvals */
@@ -114,7 +115,7 @@ static int read_header(reader *r)
 {
     const PbProfile *pb = r->pb;
     ph_str s;
-    size_t nst = pb->n_sample_type;
+    size_t nst = r->nslot = pb->n_sample_type;
     r->slot = ph_xcalloc(nst ? nst : 1, sizeof *r->slot);
     for (size_t i = 0; i < nst; i++) {
         const Perftools__Profiles__ValueType *vt = pb->sample_type[i];
@@ -210,25 +211,35 @@ static int read_mappings(reader *r)
     return 0;
 }
 
+/* The payload of the i-th record of top-level field f, decoded and
+ * checked once already in unpack. */
+static void record_at(const reader *r, int f, size_t i, size_t *a, size_t *b)
+{
+    if (ph_pb_record(&r->ix, r->data, r->len, f, i, a, b) < 0)
+        *a = *b = 0;    /* cannot happen: unpack checked every record */
+}
+
 static int read_functions(reader *r)
 {
-    const PbProfile *pb = r->pb;
-    ph_idmap_init(&r->funcs, pb->n_function);
-    r->func_of = ph_xcalloc(pb->n_function + 1, sizeof *r->func_of);
-    r->fn_text = ph_xcalloc(pb->n_function + 1, sizeof *r->fn_text);
-    for (size_t i = 0; i < pb->n_function; i++) {
-        const Perftools__Profiles__Function *fn = pb->function[i];
+    size_t n = r->ix.n[PH_PPROF_FUNCTION], a, b;
+    ph_idmap_init(&r->funcs, n);
+    r->func_of = ph_xcalloc(n + 1, sizeof *r->func_of);
+    r->fn_text = ph_xcalloc(n + 1, sizeof *r->fn_text);
+    for (size_t i = 0; i < n; i++) {
+        ph_pprof_function fn = {0};
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_FUNCTION, i);
         ph_str name, sys, file;
-        if (get_str(r, fn->name, off, "function name", &name) < 0 ||
-            get_str(r, fn->system_name, off, "function system name",
+        record_at(r, PH_PPROF_FUNCTION, i, &a, &b);
+        ph_pprof_function_decode(&fn, r->data + a, b - a);
+        if (get_str(r, fn.name, off, "function name", &name) < 0 ||
+            get_str(r, fn.system_name, off, "function system name",
                     &sys) < 0 ||
-            get_str(r, fn->filename, off, "function file name", &file) < 0)
+            get_str(r, fn.filename, off, "function file name", &file) < 0)
             return -1;
-        if (ph_idmap_put(&r->funcs, fn->id, (uint32_t)i) < 0)
+        if (ph_idmap_put(&r->funcs, fn.id, (uint32_t)i) < 0)
             return ph_input_error_off(r->in, off, "two functions with id %"
-                                      PRIu64, fn->id);
-        r->fn_text[i] = (struct fn_text){name, sys, file, fn->start_line};
+                                      PRIu64, fn.id);
+        r->fn_text[i] = (struct fn_text){name, sys, file, fn.start_line};
     }
     return 0;
 }
@@ -246,56 +257,75 @@ static ph_func *func_at(reader *r, size_t i, ph_object *obj)
     return r->func_of[i];
 }
 
+/* Room for n more frames. */
+static frame *more_frames(reader *r, size_t n)
+{
+    if (r->nframes + n > r->capframes) {
+        r->capframes = 2 * (r->nframes + n) + 64;
+        r->frames = ph_xrealloc(r->frames, r->capframes * sizeof *r->frames);
+    }
+    memset(r->frames + r->nframes, 0, n * sizeof *r->frames);
+    return r->frames + r->nframes;
+}
+
 static int read_locations(reader *r)
 {
-    const PbProfile *pb = r->pb;
-    size_t total = 0;
-    for (size_t i = 0; i < pb->n_location; i++)
-        total += pb->location[i]->n_line ? pb->location[i]->n_line : 1;
-    ph_idmap_init(&r->locs, pb->n_location);
-    r->loc = ph_xcalloc(pb->n_location + 1, sizeof *r->loc);
-    r->frames = ph_xcalloc(total + 1, sizeof *r->frames);
-    for (size_t i = 0; i < pb->n_location; i++) {
-        const Perftools__Profiles__Location *l = pb->location[i];
+    size_t n = r->ix.n[PH_PPROF_LOCATION], a, b;
+    ph_pprof_location l = {0};
+    int rc = 0;
+    ph_idmap_init(&r->locs, n);
+    r->loc = ph_xcalloc(n + 1, sizeof *r->loc);
+    for (size_t i = 0; i < n && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_LOCATION, i);
         loc_info *li = &r->loc[i];
-        if (ph_idmap_put(&r->locs, l->id, (uint32_t)i) < 0)
-            return ph_input_error_off(r->in, off, "two locations with id %"
-                                      PRIu64, l->id);
-        if (l->mapping_id) {
-            int64_t m = ph_idmap_get(&r->maps, l->mapping_id);
-            if (m < 0)
-                return ph_input_error_off(r->in, off, "location %" PRIu64
-                                          " names unknown mapping id %"
-                                          PRIu64, l->id, l->mapping_id);
+        record_at(r, PH_PPROF_LOCATION, i, &a, &b);
+        ph_pprof_location_decode(&l, r->data + a, b - a);
+        if (ph_idmap_put(&r->locs, l.id, (uint32_t)i) < 0) {
+            rc = ph_input_error_off(r->in, off, "two locations with id %"
+                                    PRIu64, l.id);
+            break;
+        }
+        if (l.mapping_id) {
+            int64_t m = ph_idmap_get(&r->maps, l.mapping_id);
+            if (m < 0) {
+                rc = ph_input_error_off(r->in, off, "location %" PRIu64
+                                        " names unknown mapping id %" PRIu64,
+                                        l.id, l.mapping_id);
+                break;
+            }
             li->obj = r->map_obj[m];
         }
-        li->addr = l->address;
+        li->addr = l.address;
         li->first = (uint32_t)r->nframes;
-        if (l->n_line == 0) {
+        if (l.n_line == 0) {
             char buf[32];
-            snprintf(buf, sizeof buf, "0x%" PRIx64, l->address);
-            frame *fr = &r->frames[r->nframes++];
+            snprintf(buf, sizeof buf, "0x%" PRIx64, l.address);
+            frame *fr = more_frames(r, 1);
             fr->func = ph_func_get(r->p, ph_str_intern0(r->p, buf), NULL,
                                    li->obj);
+            r->nframes++;
             li->nframes = 1;
             continue;
         }
-        for (size_t k = l->n_line; k-- > 0;) {
-            const Perftools__Profiles__Line *ln = l->line[k];
+        frame *fr = more_frames(r, l.n_line);
+        for (size_t k = l.n_line; k-- > 0; fr++) {
+            const ph_pprof_line *ln = &l.line[k];
             int64_t f = ph_idmap_get(&r->funcs, ln->function_id);
-            if (f < 0)
-                return ph_input_error_off(r->in, off, "location %" PRIu64
-                                          " names unknown function id %"
-                                          PRIu64, l->id, ln->function_id);
-            frame *fr = &r->frames[r->nframes++];
+            if (f < 0) {
+                rc = ph_input_error_off(r->in, off, "location %" PRIu64
+                                        " names unknown function id %"
+                                        PRIu64, l.id, ln->function_id);
+                break;
+            }
             fr->func = func_at(r, (size_t)f, li->obj);
             fr->line = ph_pb_line(ln->line);
-            fr->flags = k + 1 < l->n_line ? PH_FRAME_INLINED : 0;
+            fr->flags = k + 1 < l.n_line ? PH_FRAME_INLINED : 0;
         }
-        li->nframes = (uint32_t)l->n_line;
+        r->nframes += l.n_line;
+        li->nframes = (uint32_t)l.n_line;
     }
-    return 0;
+    ph_pprof_location_free(&l);
+    return rc;
 }
 
 static int is_thread_key(reader *r, ph_str key)
@@ -361,8 +391,7 @@ static void path_set(path_cache *c, size_t depth, uint64_t loc,
 static int read_samples(reader *r)
 {
     path_cache path = {0};
-    const PbProfile *pb = r->pb;
-    size_t nst = pb->n_sample_type;
+    size_t nst = r->nslot;
     int64_t *vals = ph_xcalloc(ph_event_nreal(r->p) + 1, sizeof *vals);
     ph_label *labs = NULL;
     size_t labcap = 0;
@@ -462,6 +491,16 @@ static int read_samples(reader *r)
     return rc;
 }
 
+/* The part protobuf-c decoded, once read: its string table is most of
+ * it (a big profile's function names), kept in the profile by then. */
+static void free_message(reader *r)
+{
+    if (r->pb)
+        perftools__profiles__profile__free_unpacked((PbProfile *)r->pb,
+                                                    ph_pb_allocator());
+    r->pb = NULL;
+}
+
 static void free_reader(reader *r)
 {
     ph_pb_index_free(&r->ix);
@@ -477,35 +516,37 @@ static void free_reader(reader *r)
     free(r->slot);
     free(r->tparts);
     free(r->tvals);
-    if (r->pb)
-        perftools__profiles__profile__free_unpacked((PbProfile *)r->pb,
-                                                    ph_pb_allocator());
+    free_message(r);
 }
 
-/* The message without its samples, which are most of a big profile's
- * bytes and, decoded all at once, took about 300 bytes of small blocks
- * each: the other fields are copied out and decoded by protobuf-c, the
- * samples are decoded by hand one at a time as they are read
- * (proto/pb_records.h).  Every sample is decoded once here too (its two
- * halves side by side), so a profile that does not decode is refused
- * before anything else is checked, as when the whole message was decoded.
- * A sample field that is not a message does not decode either. */
+/* The message without its samples, locations and functions, which are
+ * most of a big profile's bytes and, decoded all at once, took a block or
+ * more of memory for each: the other fields are copied out and decoded
+ * by protobuf-c, those records are decoded by hand one at a time as they
+ * are read (proto/pb_records.h).  Every one of them is decoded once here
+ * too (its two halves side by side), so a profile that does not decode is
+ * refused before anything else is checked, as when the whole message was
+ * decoded.  Such a field that is not a message does not decode either. */
 static PbProfile *unpack(reader *r)
 {
-    static const int samples[] = { PH_PPROF_SAMPLE };
+    static const int by_hand[] = { PH_PPROF_SAMPLE, PH_PPROF_LOCATION,
+                                   PH_PPROF_FUNCTION };
+    static const ph_pb_record_kind kinds[] = {
+        PH_PB_PPROF_SAMPLE, PH_PB_PPROF_LOCATION, PH_PB_PPROF_FUNCTION };
     size_t keep;
-    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, samples, 1,
+    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, by_hand, 3,
                                         &keep);
     if (!rest)
         return NULL;
     PbProfile *pb = perftools__profiles__profile__unpack(ph_pb_allocator(),
                                                          keep, rest);
     free(rest);
-    if (pb && !ph_pb_records_check(&r->ix, r->data, r->len,
-                                   PH_PB_PPROF_SAMPLE)) {
-        perftools__profiles__profile__free_unpacked(pb, ph_pb_allocator());
-        return NULL;
-    }
+    for (size_t k = 0; pb && k < 3; k++)
+        if (!ph_pb_records_check(&r->ix, r->data, r->len, kinds[k])) {
+            perftools__profiles__profile__free_unpacked(pb,
+                                                        ph_pb_allocator());
+            return NULL;
+        }
     return pb;
 }
 
@@ -544,6 +585,7 @@ int ph_pprof_read(ph_input *in, ph_profile *p)
         rc = read_header(&r);
     if (!rc)
         rc = read_mappings(&r);
+    free_message(&r);
     if (!rc)
         rc = read_functions(&r);
     if (!rc)

@@ -1,6 +1,6 @@
 /* pb_records.c -- the bulk records of both schemas decoded by hand (see
- * pb_records.h): pprof's Sample and Label, DrCCTProf's Context, Sample
- * and Metric.  A repeated number may come packed or one by one, mixed; a
+ * pb_records.h): pprof's Sample, Label, Location, Line and Function,
+ * DrCCTProf's Context, Sample and Metric.  A repeated number may come packed or one by one, mixed; a
  * scalar field seen twice keeps the last; unknown fields are skipped;
  * what protobuf-c refuses is refused (pb_scan.h). */
 #include "config.h"
@@ -61,6 +61,60 @@ void ph_pprof_sample_free(ph_pprof_sample *s)
     free(s->location_id);
     free(s->value);
     free(s->label);
+}
+
+static int take_pprof_location(void *msg, ph_pbs *c, uint64_t field,
+                               unsigned wt)
+{
+    ph_pprof_location *l = msg;
+    uint64_t v[3];      /* a Line's function_id, line, column */
+    switch (field) {
+    case PH_PPROF_LOCATION_ID:
+        return ph_pbs_scalar(c, wt, &l->id);
+    case PH_PPROF_LOCATION_MAPPING_ID:
+        return ph_pbs_scalar(c, wt, &l->mapping_id);
+    case PH_PPROF_LOCATION_ADDRESS:
+        return ph_pbs_scalar(c, wt, &l->address);
+    case PH_PPROF_LOCATION_LINE:
+        if (ph_pbs_scalars(c, wt, v, 3) < 0)
+            return -1;
+        l->line = ph_pbs_grow(l->line, &l->cap_line, l->n_line + 1,
+                              sizeof *l->line);
+        l->line[l->n_line++] = (ph_pprof_line){v[0], (int64_t)v[1]};
+        return 0;
+    default:
+        /* is_folded too: protobuf-c takes a bool of any wire type that
+         * reads, as a field it skips */
+        return 1;
+    }
+}
+
+int ph_pprof_location_decode(ph_pprof_location *l, const unsigned char *p,
+                             size_t len)
+{
+    ph_pbs c = {p, p + len};
+    l->id = l->mapping_id = l->address = 0;
+    l->n_line = 0;
+    return ph_pbs_fields(&c, l, take_pprof_location);
+}
+
+void ph_pprof_location_free(ph_pprof_location *l)
+{
+    free(l->line);
+}
+
+int ph_pprof_function_decode(ph_pprof_function *f, const unsigned char *p,
+                             size_t len)
+{
+    uint64_t v[5];      /* id, name, system_name, filename, start_line */
+    ph_pbs c = {p, p + len};
+    ph_pbs_row r = {v, 5};
+    memset(v, 0, sizeof v);
+    if (ph_pbs_fields(&c, &r, ph_pbs_take_row) < 0)
+        return -1;
+    *f = (ph_pprof_function){v[0], (int64_t)v[1], (int64_t)v[2],
+                             (int64_t)v[3], (int64_t)v[4]};
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -143,23 +197,55 @@ void ph_drcc_sample_free(ph_drcc_sample *s)
 
 typedef union any_record {
     ph_pprof_sample pprof;
+    ph_pprof_location loc;
+    ph_pprof_function fn;
     ph_drcc_sample drcc;
 } any_record;
 
 static int decode_any(any_record *r, ph_pb_record_kind kind,
                       const unsigned char *p, size_t len)
 {
-    if (kind == PH_PB_PPROF_SAMPLE)
+    switch (kind) {
+    case PH_PB_PPROF_SAMPLE:
         return ph_pprof_sample_decode(&r->pprof, p, len);
-    return ph_drcc_sample_decode(&r->drcc, p, len);
+    case PH_PB_PPROF_LOCATION:
+        return ph_pprof_location_decode(&r->loc, p, len);
+    case PH_PB_PPROF_FUNCTION:
+        return ph_pprof_function_decode(&r->fn, p, len);
+    default:
+        return ph_drcc_sample_decode(&r->drcc, p, len);
+    }
 }
 
 static void free_any(any_record *r, ph_pb_record_kind kind)
 {
-    if (kind == PH_PB_PPROF_SAMPLE)
+    switch (kind) {
+    case PH_PB_PPROF_SAMPLE:
         ph_pprof_sample_free(&r->pprof);
-    else
+        break;
+    case PH_PB_PPROF_LOCATION:
+        ph_pprof_location_free(&r->loc);
+        break;
+    case PH_PB_PPROF_FUNCTION:
+        break;
+    default:
         ph_drcc_sample_free(&r->drcc);
+    }
+}
+
+/* The top-level field that holds the records of a kind. */
+static int field_of(ph_pb_record_kind kind)
+{
+    switch (kind) {
+    case PH_PB_PPROF_SAMPLE:
+        return PH_PPROF_SAMPLE;
+    case PH_PB_PPROF_LOCATION:
+        return PH_PPROF_LOCATION;
+    case PH_PB_PPROF_FUNCTION:
+        return PH_PPROF_FUNCTION;
+    default:
+        return PH_DRCC_SAMPLE;
+    }
 }
 
 /* Records [from, to) of a field to check, for ph_pb_records_check: each
@@ -193,7 +279,7 @@ int ph_pb_records_check(const ph_pb_index *ix, const unsigned char *data,
                         size_t len, ph_pb_record_kind kind)
 {
     char context[256];
-    int f = kind == PH_PB_PPROF_SAMPLE ? PH_PPROF_SAMPLE : PH_DRCC_SAMPLE;
+    int f = field_of(kind);
     size_t n = ix->n[f];
     snprintf(context, sizeof context, "%s", ph_mem_context());
     half_check half[2] = {

@@ -1,5 +1,5 @@
 /* pb_records.h -- the bulk records of the two schemas decoded by hand:
- * pprof's Sample, DrCCTProf's Context and Sample.  A big profile holds
+ * pprof's Sample, Location and Function, DrCCTProf's Context and Sample.  A big profile holds
  * millions of them; protobuf-c made a struct and arrays for each through
  * its descriptor tables (a third of the time of reading a Go heap
  * profile, a fifth of a DrCCTProf one), and every sample was decoded
@@ -35,6 +35,35 @@ int ph_pprof_sample_decode(ph_pprof_sample *s, const unsigned char *p,
                            size_t len);
 void ph_pprof_sample_free(ph_pprof_sample *s);
 
+/* pprof: Location { uint64 id = 1; uint64 mapping_id = 2; uint64 address
+ * = 3; repeated Line line = 4; bool is_folded = 5; }, Line { uint64
+ * function_id = 1; int64 line = 2; int64 column = 3; }: is_folded and
+ * column are read past, not kept (the IR has no use for them). */
+typedef struct ph_pprof_line {
+    uint64_t function_id;
+    int64_t line;
+} ph_pprof_line;
+
+typedef struct ph_pprof_location {
+    uint64_t id, mapping_id, address;
+    ph_pprof_line *line;
+    size_t n_line, cap_line;
+} ph_pprof_location;
+
+int ph_pprof_location_decode(ph_pprof_location *l, const unsigned char *p,
+                             size_t len);
+void ph_pprof_location_free(ph_pprof_location *l);
+
+/* pprof: Function { uint64 id = 1; int64 name = 2; int64 system_name = 3;
+ * int64 filename = 4; int64 start_line = 5; } (strings as indexes) */
+typedef struct ph_pprof_function {
+    uint64_t id;
+    int64_t name, system_name, filename, start_line;
+} ph_pprof_function;
+
+int ph_pprof_function_decode(ph_pprof_function *f, const unsigned char *p,
+                             size_t len);
+
 /* DrCCTProf: Context { uint64 id = 1; uint64 location_id = 2; uint64
  * parent_id = 3; repeated uint64 children_id = 4; }: the children are
  * checked, not kept (the parents say the same). */
@@ -68,12 +97,14 @@ void ph_drcc_sample_free(ph_drcc_sample *s);
 
 typedef enum ph_pb_record_kind {
     PH_PB_PPROF_SAMPLE,
+    PH_PB_PPROF_LOCATION,
+    PH_PB_PPROF_FUNCTION,
     PH_PB_DRCC_SAMPLE,
 } ph_pb_record_kind;
 
-/* Whether every Sample record of the kind decodes, half of them on
- * another thread (ph_run_pair): a profile that does not decode is refused
- * before any of it is read. */
+/* Whether every record of the kind decodes, half of them on another
+ * thread (ph_run_pair): a profile that does not decode is refused before
+ * any of it is read. */
 int ph_pb_records_check(const ph_pb_index *ix, const unsigned char *data,
                         size_t len, ph_pb_record_kind kind);
 

@@ -1,7 +1,7 @@
 /* pb_decode_test.c -- the hand-written decoders of the bulk messages
  * (proto/pb_records.c) against protobuf-c's generated ones: every pprof
- * Sample of the real profiles in samples/pprof (Go's runtime/pprof) and
- * those of EasyView's pprof file, and every DrCCTProf Context and Sample of
+ * Sample, Location and Function of the real profiles in samples/pprof
+ * (Go's runtime/pprof) and those of EasyView's pprof file, and every DrCCTProf Context and Sample of
  * EasyView's files in samples/easyview decodes to the same fields; copies
  * of them with a byte changed, cut short, grown by a byte, or made of a
  * random field more are refused by both or decode the same in both. */
@@ -71,6 +71,50 @@ static int same_pprof_sample(const unsigned char *p, size_t len)
                               ph_pprof_sample_decode(&pprof_sample, p, len) ==
                                   0,
                               equal_pprof_sample);
+}
+
+static ph_pprof_location pprof_location;
+
+static void equal_pprof_location(const void *w)
+{
+    const Perftools__Profiles__Location *want = w;
+    const ph_pprof_location *l = &pprof_location;
+    CU_ASSERT(l->id == want->id && l->mapping_id == want->mapping_id &&
+              l->address == want->address);
+    CU_ASSERT_EQUAL(l->n_line, want->n_line);
+    for (size_t k = 0; k < l->n_line && k < want->n_line; k++)
+        CU_ASSERT(l->line[k].function_id == want->line[k]->function_id &&
+                  l->line[k].line == want->line[k]->line);
+}
+
+static int same_pprof_location(const unsigned char *p, size_t len)
+{
+    return same_as_protobuf_c(&perftools__profiles__location__descriptor, p,
+                              len,
+                              ph_pprof_location_decode(&pprof_location, p,
+                                                       len) == 0,
+                              equal_pprof_location);
+}
+
+static ph_pprof_function pprof_function;
+
+static void equal_pprof_function(const void *w)
+{
+    const Perftools__Profiles__Function *want = w;
+    const ph_pprof_function *f = &pprof_function;
+    CU_ASSERT(f->id == want->id && f->name == want->name &&
+              f->system_name == want->system_name &&
+              f->filename == want->filename &&
+              f->start_line == want->start_line);
+}
+
+static int same_pprof_function(const unsigned char *p, size_t len)
+{
+    return same_as_protobuf_c(&perftools__profiles__function__descriptor, p,
+                              len,
+                              ph_pprof_function_decode(&pprof_function, p,
+                                                       len) == 0,
+                              equal_pprof_function);
 }
 
 static ph_drcc_context drcc_context;
@@ -244,6 +288,23 @@ static void test_pprof_sample(void)
     ph_pprof_sample_free(&pprof_sample);
 }
 
+static void test_pprof_location(void)
+{
+    check_field("pprof", ".pb.gz", 'p', PH_PPROF_LOCATION,
+                same_pprof_location, 4);
+    check_field("easyview", ".ezview", 'p', PH_PPROF_LOCATION,
+                same_pprof_location, 1);
+    ph_pprof_location_free(&pprof_location);
+}
+
+static void test_pprof_function(void)
+{
+    check_field("pprof", ".pb.gz", 'p', PH_PPROF_FUNCTION,
+                same_pprof_function, 4);
+    check_field("easyview", ".ezview", 'p', PH_PPROF_FUNCTION,
+                same_pprof_function, 1);
+}
+
 static void test_drcc_context(void)
 {
     check_field("easyview", ".ezview", 'd', PH_DRCC_CONTEXT,
@@ -263,6 +324,10 @@ void ph_test_register_pb_decode(void)
     CU_pSuite s = CU_add_suite("pb_decode", NULL, NULL);
     CU_add_test(s, "pprof Sample decodes as protobuf-c decodes it",
                 test_pprof_sample);
+    CU_add_test(s, "pprof Location decodes as protobuf-c decodes it",
+                test_pprof_location);
+    CU_add_test(s, "pprof Function decodes as protobuf-c decodes it",
+                test_pprof_function);
     CU_add_test(s, "DrCCTProf Context decodes as protobuf-c decodes it",
                 test_drcc_context);
     CU_add_test(s, "DrCCTProf Sample decodes as protobuf-c decodes it",
