@@ -5,7 +5,9 @@ and print one table.
 Inputs live outside the tree, in $PH_BENCH_DIR (default
 $TMPDIR/profhub-bench); each is made once by its script when missing:
   callgrind.big.out   make_big_callgrind.sh (cc1 -O2 under callgrind, 13
-                      events, --separate-callers=16, about 250 MB)
+                      events, --separate-callers=16, about 250 MB);
+                      its `convert -t pprof` row writes the pprof file
+                      the next row converts back to callgrind
   callgrind.sepN.out  the same with --separate-callers=N: a scaling row for
                       each one present, and made for each N in
                       $PH_BENCH_SCALE ("2 4 8": 43/82/148 MB with
@@ -227,9 +229,16 @@ def callgrind_rows(ph):
                             + (" (costliest)" if arg else ""),
                             ph + " summary " + view + " " + arg + " "
                             + q(big)), note=base)
+    back = os.path.join(tmp, "o.pb.gz")
     bench(label, size, ("profhub convert -t pprof",
-                        ph + " convert -t pprof -o "
-                        + q(os.path.join(tmp, "o.pb.gz")) + " " + q(big)))
+                        ph + " convert -t pprof -o " + q(back) + " " + q(big)))
+    # the way back: a big pprof profile of instruction-level locations
+    bench("pprof (the cc1 file, written by convert -t pprof)", size_of(back),
+          ("profhub convert -t callgrind",
+           ph + " convert -t callgrind -o "
+           + q(os.path.join(tmp, "o.callgrind")) + " " + q(back)),
+          [("go tool pprof -callgrind", "go tool pprof -callgrind "
+            + q(back))] if have("go") else [])
     bench(label, size, ("profhub diff (itself)",
                         ph + " diff " + q(big) + " " + q(big)),
           note=base)
