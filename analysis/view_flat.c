@@ -68,16 +68,30 @@ struct ph_flat {
 /* ------------------------------------------------------------------ */
 /* Rows                                                               */
 
-static void tree_rows(const ph_profile *p, ph_flat *v)
+/* What the rows' pass over the samples tells the calls: the parts that
+ * have samples, and the nodes that have a sample of any part. */
+typedef struct sample_scan {
+    unsigned char *used;    /* per part */
+    size_t nused;
+    unsigned char *has;     /* per node */
+} sample_scan;
+
+static void tree_rows(const ph_profile *p, ph_flat *v, sample_scan *scan)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
     size_t npad = 0;
     /* each sample's frame, looked up once: its node is a cache miss */
     const ph_frame **frame = ph_xmalloc((ns + 1) * sizeof *frame);
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
+    scan->used = ph_xcalloc(ph_part_count(p) + 1, 1);
+    scan->has = ph_xcalloc(ph_node_count(p) + 1, 1);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
         const ph_frame *fr = s->node ? ph_node_frame(p, s->node) : NULL;
+        scan->nused += !scan->used[s->part->index];
+        scan->used[s->part->index] = 1;
+        if (s->node)
+            scan->has[ph_node_id(p, s->node) - 1] = 1;
         frame[i] = fr && fr->func ? fr : NULL;
         if (frame[i]) {
             v->first[fr->func->id]++;
@@ -239,15 +253,22 @@ static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
     return v->incl + index * w;
 }
 
-/* Per node: whether a sample of part lies in its subtree. */
-static unsigned char *live_nodes(const ph_profile *p, int part)
+/* Per node: whether a sample of part lies in its subtree.  With one part
+ * of samples, the nodes that have a sample are those of the part. */
+static unsigned char *live_nodes(const ph_profile *p, int part,
+                                 const sample_scan *scan)
 {
     size_t nn = ph_node_count(p);
-    unsigned char *live = ph_xcalloc(nn + 1, 1);
-    for (size_t i = 0; i < ph_sample_count(p); i++) {
-        const ph_sample *s = ph_sample_at(p, i);
-        if (s->node && ph_part_selected(s->part, part))
-            live[ph_node_id(p, s->node) - 1] = 1;
+    unsigned char *live = ph_xmalloc(nn + 1);
+    if (scan->nused == 1) {
+        memcpy(live, scan->has, nn + 1);
+    } else {
+        memset(live, 0, nn + 1);
+        for (size_t i = 0; i < ph_sample_count(p); i++) {
+            const ph_sample *s = ph_sample_at(p, i);
+            if (s->node && ph_part_selected(s->part, part))
+                live[ph_node_id(p, s->node) - 1] = 1;
+        }
     }
     for (size_t i = nn; i-- > 0;) {   /* parents come before children */
         uint32_t up = ph_node_at(p, i)->parent;
@@ -274,10 +295,11 @@ typedef struct path_ent {
  * stack when the callee recurses.  One depth-first walk adds the costs up
  * along the path as it leaves each node (no vector per node). */
 static void tree_calls_part(const ph_profile *p, calls_build *b,
-                            ph_part *part, size_t *icap)
+                            ph_part *part, size_t *icap,
+                            const sample_scan *scan)
 {
     size_t w = b->v->width, nn = ph_node_count(p), depth = 0, cap = 0;
-    unsigned char *live = live_nodes(p, (int)part->index);
+    unsigned char *live = live_nodes(p, (int)part->index, scan);
     unsigned char *additive = ph_xmalloc(w + 1);
     uint32_t *on = ph_xcalloc(ph_func_count(p) + 1, sizeof *on);
     path_ent *path = NULL;
@@ -406,17 +428,14 @@ static void link_calls(const ph_profile *p, ph_flat *v)
     free(fi);
 }
 
-static void tree_calls(const ph_profile *p, ph_flat *v)
+static void tree_calls(const ph_profile *p, ph_flat *v,
+                       const sample_scan *scan)
 {
     calls_build b = { .v = v };
     size_t icap = 0, np = ph_part_count(p);
-    unsigned char *used = ph_xcalloc(np + 1, 1);
-    for (size_t i = 0; i < ph_sample_count(p); i++)
-        used[ph_sample_at(p, i)->part->index] = 1;
     for (size_t i = 0; i < np; i++)
-        if (used[i])      /* each pass is O(nodes): only parts with data */
-            tree_calls_part(p, &b, ph_part_at(p, i), &icap);
-    free(used);
+        if (scan->used[i])  /* each pass is O(nodes): only parts with data */
+            tree_calls_part(p, &b, ph_part_at(p, i), &icap, scan);
     free(b.t.slot);
     link_calls(p, v);
 }
@@ -691,10 +710,13 @@ const ph_flat *ph_flat_of(const ph_profile *p)
         return v;
     v = ph_xcalloc(1, sizeof *v);
     v->width = ph_event_nreal(p);
-    tree_rows(p, v);
+    sample_scan scan = {0};
+    tree_rows(p, v, &scan);
     if (records_lack_costs(p))
         gprof_copies(p, v);
-    tree_calls(p, v);
+    tree_calls(p, v, &scan);
+    free(scan.used);
+    free(scan.has);
     ph_profile_cache_put(p, flat_key, v, free_view);
     return v;
 }
