@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis_priv.h"
+#include "ir/jobs.h"
 
 /* Name of the group of f, NULL when unknown.  A class name is made into
  * buf (ph_class_of); the others live in the profile. */
@@ -479,6 +480,38 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     free(has_root);
 }
 
+/* The cycles of a table of functions found beside the inclusive costs and
+ * call counts that build_functions asks for next (one pass over the calls
+ * each): both only read the profile, once its aggregate cache is made
+ * (ph_func_self in ph_table_build), and the calls' iterators take none of
+ * its scratch when their costs fit in the iterator. */
+typedef struct cycles_side {
+    const ph_profile *p;
+    int part;
+    int find;               /* this side finds the cycles, else the costs */
+    ph_cycles *cycles;
+} cycles_side;
+
+static void cycles_side_run(void *arg)
+{
+    cycles_side *s = arg;
+    if (s->find)
+        s->cycles = ph_cycles_find(s->p, s->part);
+    else
+        (void)ph_func_incl(s->p, ph_func_at(s->p, 0), s->part);
+}
+
+static ph_cycles *find_cycles(const ph_table *t, const ph_table_opts *opts)
+{
+    const ph_profile *p = t->profile;
+    cycles_side find = {p, opts->part, 1, NULL}, incl = {p, opts->part, 0,
+                                                         NULL};
+    if (t->kept || ph_event_nreal(p) > PH_CALL_INLINE)
+        return ph_cycles_find(p, opts->part);
+    ph_run_pair(cycles_side_run, &incl, &find);
+    return find.cycles;
+}
+
 ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
 {
     ph_table *t = ph_xcalloc(1, sizeof *t);
@@ -509,7 +542,7 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
     }
     if (opts->group == PH_GROUP_FUNCTION) {
         if (opts->cycles && ph_call_count(p))
-            t->cycles = ph_cycles_find(p, opts->part);
+            t->cycles = find_cycles(t, opts);
         build_functions(t, opts, &cap);
         ph_table_mark_inline(t, opts);
     } else {
