@@ -162,6 +162,51 @@ int ph_table_lists_func(const ph_profile *p, const ph_func *f, int part,
     return !ph_costs_zero(incl ? incl : ph_func_incl(p, f, part), w);
 }
 
+/* Whether a table of functions shows cycles (and takes their rule). */
+static int wants_cycles(const ph_profile *p, const ph_table_opts *o)
+{
+    return o->group == PH_GROUP_FUNCTION && o->cycles && ph_call_count(p);
+}
+
+/* A table's cycles are found beside the pass over the calls that gives
+ * its inclusive costs and call counts (a pass each): in ph_func_sums_of
+ * for a table of one event, else beside ph_func_incl's first call, once
+ * ph_table_build has made the aggregate cache (ph_func_self).  Both only
+ * read the profile, and the calls' iterators take none of its scratch
+ * while their costs fit in the iterator. */
+typedef struct cycles_side {
+    const ph_profile *p;
+    int part;
+    int find;               /* this side finds the cycles, else the costs */
+    ph_cycles *cycles;
+} cycles_side;
+
+static void cycles_side_run(void *arg)
+{
+    cycles_side *s = arg;
+    if (s->find)
+        s->cycles = ph_cycles_find(s->p, s->part);
+    else
+        (void)ph_func_incl(s->p, ph_func_at(s->p, 0), s->part);
+}
+
+static int cycles_fit_beside(const ph_profile *p)
+{
+    return ph_event_nreal(p) <= PH_CALL_INLINE;
+}
+
+/* The cycles, when keep_slots did not find them beside its sums. */
+static ph_cycles *find_cycles(const ph_table *t, const ph_table_opts *opts)
+{
+    const ph_profile *p = t->profile;
+    cycles_side find = {p, opts->part, 1, NULL}, incl = {p, opts->part, 0,
+                                                         NULL};
+    if (t->kept || !cycles_fit_beside(p))
+        return ph_cycles_find(p, opts->part);
+    ph_run_pair(cycles_side_run, &incl, &find);
+    return find.cycles;
+}
+
 /* The slots a table of one event keeps (o->only), with every function's
  * values in them; t->kept stays NULL (every event) where the table needs
  * more than those values: groups, filters, lines, context trees, gprof's
@@ -194,8 +239,13 @@ static void keep_slots(ph_table *t, const ph_table_opts *o)
     if (k && nf > SIZE_MAX / sizeof *t->kept_sums / 2 / k)
         ph_oom();
     t->kept_sums = ph_xcalloc(2 * nf * k + 1, sizeof *t->kept_sums);
+    /* no samples here: the cycles read the rows, not the cache */
+    cycles_side find = {p, o->part, 1, NULL};
+    int beside = wants_cycles(p, o) && cycles_fit_beside(p);
     ph_func_sums_of(p, o->part, t->kept, k, t->kept_sums,
-                    t->kept_sums + nf * k);
+                    t->kept_sums + nf * k, beside ? cycles_side_run : NULL,
+                    &find);
+    t->cycles = find.cycles;
 }
 
 /* The kept values of v (a vector of every event) into dst. */
@@ -480,38 +530,6 @@ static void build_groups(ph_table *t, const ph_table_opts *o, size_t *cap)
     free(has_root);
 }
 
-/* The cycles of a table of functions found beside the inclusive costs and
- * call counts that build_functions asks for next (one pass over the calls
- * each): both only read the profile, once its aggregate cache is made
- * (ph_func_self in ph_table_build), and the calls' iterators take none of
- * its scratch when their costs fit in the iterator. */
-typedef struct cycles_side {
-    const ph_profile *p;
-    int part;
-    int find;               /* this side finds the cycles, else the costs */
-    ph_cycles *cycles;
-} cycles_side;
-
-static void cycles_side_run(void *arg)
-{
-    cycles_side *s = arg;
-    if (s->find)
-        s->cycles = ph_cycles_find(s->p, s->part);
-    else
-        (void)ph_func_incl(s->p, ph_func_at(s->p, 0), s->part);
-}
-
-static ph_cycles *find_cycles(const ph_table *t, const ph_table_opts *opts)
-{
-    const ph_profile *p = t->profile;
-    cycles_side find = {p, opts->part, 1, NULL}, incl = {p, opts->part, 0,
-                                                         NULL};
-    if (t->kept || ph_event_nreal(p) > PH_CALL_INLINE)
-        return ph_cycles_find(p, opts->part);
-    ph_run_pair(cycles_side_run, &incl, &find);
-    return find.cycles;
-}
-
 ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
 {
     ph_table *t = ph_xcalloc(1, sizeof *t);
@@ -541,7 +559,7 @@ ph_table *ph_table_build(const ph_profile *p, const ph_table_opts *opts)
         return t;
     }
     if (opts->group == PH_GROUP_FUNCTION) {
-        if (opts->cycles && ph_call_count(p))
+        if (wants_cycles(p, opts) && !t->cycles)
             t->cycles = find_cycles(t, opts);
         build_functions(t, opts, &cap);
         ph_table_mark_inline(t, opts);

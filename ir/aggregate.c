@@ -505,8 +505,29 @@ static void fill_incl(ph_profile *p, ph_agg *a, int sel)
     clear_nonadditive(p, a->incl, a->nfunc, a->width, NULL);
 }
 
+/* One side of ph_func_sums_of's pass over the calls: that pass, or the
+ * caller's work beside it. */
+typedef struct incl_side {
+    ph_profile *p;
+    const sums *s;
+    int sel;
+    ph_agg *counts;
+    void (*beside)(void *);
+    void *arg;
+} incl_side;
+
+static void incl_side_run(void *x)
+{
+    incl_side *side = x;
+    if (side->beside)
+        side->beside(side->arg);
+    else
+        sum_incl(side->p, side->s, side->sel, side->counts);
+}
+
 void ph_func_sums_of(const ph_profile *cp, int part, const size_t *slots,
-                     size_t k, int64_t *self, int64_t *incl)
+                     size_t k, int64_t *self, int64_t *incl,
+                     void (*beside)(void *), void *arg)
 {
     ph_profile *p = cache_side(cp);
     int sel;
@@ -521,7 +542,12 @@ void ph_func_sums_of(const ph_profile *cp, int part, const size_t *slots,
     if (totals)
         clear_nonadditive(p, totals, 1, s.w, NULL);
     /* the call counts of the cache in the same pass (a table asks) */
-    sum_incl(p, &s, sel, a->have_calls ? NULL : a);
+    incl_side calls = {p, &s, sel, a->have_calls ? NULL : a, NULL, NULL};
+    incl_side other = {p, &s, sel, NULL, beside, arg};
+    if (beside)
+        ph_run_pair(incl_side_run, &other, &calls);
+    else
+        incl_side_run(&calls);
     clear_nonadditive(p, self, s.nfunc, k, slots);
     clear_nonadditive(p, incl, s.nfunc, k, slots);
     free(s.tree_self);

@@ -709,10 +709,14 @@ PH_API const int64_t *ph_func_incl(const ph_profile *p, const ph_func *f,
 /* ph_func_self and ph_func_incl of every function, in the k real events
  * of slots only: k values a function, by id, into self and incl (room
  * for ph_func_count x k each).  A report of one event reads a few values
- * a function, not two vectors of every event; nothing is cached. */
+ * a function, not two vectors of every event; nothing is cached.  When
+ * beside is not NULL, beside(arg) runs on another thread during the pass
+ * over the calls (ph_run_pair): work that only reads the profile and
+ * takes none of its scratch (a profile without samples: cycles). */
 PH_API void ph_func_sums_of(const ph_profile *p, int part,
                             const size_t *slots, size_t k, int64_t *self,
-                            int64_t *incl);
+                            int64_t *incl, void (*beside)(void *),
+                            void *arg);
 
 /* Number of calls into f from other functions (flat call records, self calls
  * excluded) and number of self calls. */
