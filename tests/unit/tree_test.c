@@ -90,58 +90,50 @@ static void test_deep(void)
     ph_profile_free(p);
 }
 
-/* The flat view of a tree whose parts have samples in different
- * subtrees: each part's records are those of its own stacks, and a part
- * alone (one part of samples) gives every edge to a node with a sample. */
-static void test_flat_parts(void)
+/* main -> a (with b below it, no sample there) and main -> b: a sample
+ * of 5 at a in part *one, samples of 7 and 1 at b in part *two (*one when
+ * two is NULL). */
+static ph_profile *parts_tree(ph_part **one, ph_part **two)
 {
     ph_profile *p = ph_profile_new();
     ph_func *m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
     ph_func *a = ph_func_get(p, ph_str_intern0(p, "a"), NULL, NULL);
     ph_func *b = ph_func_get(p, ph_str_intern0(p, "b"), NULL, NULL);
     ph_event_add(p, "samples");
-    ph_part *one = ph_part_add(p, PH_PART_THREAD);
-    ph_part *two = ph_part_add(p, PH_PART_THREAD);
+    *one = ph_part_add(p, two ? PH_PART_THREAD : PH_PART_WHOLE);
+    ph_part *at_b = two ? (*two = ph_part_add(p, PH_PART_THREAD)) : *one;
     ph_node *r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
     ph_node *na = ph_node_child(p, r, a, NULL, 0, 0, 0);
     ph_node *nb = ph_node_child(p, r, b, NULL, 0, 0, 0);
-    ph_node_child(p, na, b, NULL, 0, 0, 0);       /* no sample below it */
-    ph_sample_add(p, na, one, (int64_t[]){ 5 }, 1, NULL, 0);
-    ph_sample_add(p, nb, two, (int64_t[]){ 7 }, 1, NULL, 0);
-    ph_sample_add(p, nb, two, (int64_t[]){ 1 }, 1, NULL, 0);
-    const ph_flat *v = ph_flat_of(p);
-    ph_flat_calls calls;
-    size_t n = 0;
-    for (const ph_call *c = ph_flat_calls_out(&calls, v, p, m); c;
-         c = ph_flat_calls_next(&calls), n++) {
-        CU_ASSERT_PTR_EQUAL(c->part, c->callee == a ? one : two);
-        CU_ASSERT_EQUAL(c->count, c->callee == a ? 1u : 2u);
-        CU_ASSERT_EQUAL(c->incl[0], c->callee == a ? 5 : 8);
-    }
-    CU_ASSERT_EQUAL(n, 2);
-    CU_ASSERT_PTR_NULL(ph_flat_calls_out(&calls, v, p, a));
-    ph_profile_free(p);
-
-    p = ph_profile_new();          /* the same stacks in one part */
-    m = ph_func_get(p, ph_str_intern0(p, "main"), NULL, NULL);
-    a = ph_func_get(p, ph_str_intern0(p, "a"), NULL, NULL);
-    b = ph_func_get(p, ph_str_intern0(p, "b"), NULL, NULL);
-    ph_event_add(p, "samples");
-    one = ph_part_add(p, PH_PART_WHOLE);
-    r = ph_node_child(p, NULL, m, NULL, 0, 0, 0);
-    na = ph_node_child(p, r, a, NULL, 0, 0, 0);
-    nb = ph_node_child(p, r, b, NULL, 0, 0, 0);
     ph_node_child(p, na, b, NULL, 0, 0, 0);
-    ph_sample_add(p, na, one, (int64_t[]){ 5 }, 1, NULL, 0);
-    ph_sample_add(p, nb, one, (int64_t[]){ 7 }, 1, NULL, 0);
-    v = ph_flat_of(p);
-    n = 0;
-    for (const ph_call *c = ph_flat_calls_out(&calls, v, p, m); c;
-         c = ph_flat_calls_next(&calls), n++)
-        CU_ASSERT_EQUAL(c->incl[0], c->callee == a ? 5 : 7);
-    CU_ASSERT_EQUAL(n, 2);
-    CU_ASSERT_PTR_NULL(ph_flat_calls_out(&calls, v, p, a));
-    ph_profile_free(p);
+    ph_sample_add(p, na, *one, (int64_t[]){ 5 }, 1, NULL, 0);
+    ph_sample_add(p, nb, at_b, (int64_t[]){ 7 }, 1, NULL, 0);
+    ph_sample_add(p, nb, at_b, (int64_t[]){ 1 }, 1, NULL, 0);
+    return p;
+}
+
+/* The flat view of a tree whose parts have samples in different
+ * subtrees: each part's records are those of its own stacks, and a part
+ * alone (one part of samples) gives every edge to a node with a sample. */
+static void test_flat_parts(void)
+{
+    for (int parts = 1; parts <= 2; parts++) {
+        ph_part *one, *two = NULL;
+        ph_profile *p = parts_tree(&one, parts == 2 ? &two : NULL);
+        ph_func *m = ph_func_at(p, 0), *a = ph_func_at(p, 1);
+        const ph_flat *v = ph_flat_of(p);
+        ph_flat_calls calls;
+        size_t n = 0;
+        for (const ph_call *c = ph_flat_calls_out(&calls, v, p, m); c;
+             c = ph_flat_calls_next(&calls), n++) {
+            CU_ASSERT_PTR_EQUAL(c->part, c->callee == a || !two ? one : two);
+            CU_ASSERT_EQUAL(c->count, c->callee == a ? 1u : 2u);
+            CU_ASSERT_EQUAL(c->incl[0], c->callee == a ? 5 : 8);
+        }
+        CU_ASSERT_EQUAL(n, 2);
+        CU_ASSERT_PTR_NULL(ph_flat_calls_out(&calls, v, p, a));
+        ph_profile_free(p);
+    }
 }
 
 /* 400,000 nodes: the first chunks are blocks of their own, the others cut
