@@ -211,17 +211,32 @@ static int read_mappings(reader *r)
     return 0;
 }
 
-/* The payload of the i-th record of top-level field f, decoded and
- * checked once already in unpack. */
-static void record_at(const reader *r, int f, size_t i, size_t *a, size_t *b)
+/* The bytes [*p, *p + *n) of record i of top-level field f (a sample,
+ * location or function, which the caller decodes); -1 when they are not
+ * a record. */
+static int record_bytes(const reader *r, int f, size_t i,
+                        const unsigned char **p, size_t *n)
 {
-    if (ph_pb_record(&r->ix, r->data, r->len, f, i, a, b) < 0)
-        *a = *b = 0;    /* cannot happen: unpack checked every record */
+    size_t a, b;
+    if (ph_pb_record(&r->ix, r->data, r->len, f, i, &a, &b) < 0)
+        return -1;
+    *p = r->data + a;
+    *n = b - a;
+    return 0;
+}
+
+/* Record i of field f, what it is, does not decode: unpack decoded every
+ * such record once already, so this cannot happen. */
+static int undecodable(reader *r, int f, size_t i, const char *what)
+{
+    return ph_input_error_off(r->in, ph_pb_index_off(&r->ix, f, i),
+                              "%s %zu does not decode", what, i);
 }
 
 static int read_functions(reader *r)
 {
-    size_t n = r->ix.n[PH_PPROF_FUNCTION], a, b;
+    size_t n = r->ix.n[PH_PPROF_FUNCTION], len;
+    const unsigned char *p;
     ph_idmap_init(&r->funcs, n);
     r->func_of = ph_xcalloc(n + 1, sizeof *r->func_of);
     r->fn_text = ph_xcalloc(n + 1, sizeof *r->fn_text);
@@ -229,8 +244,9 @@ static int read_functions(reader *r)
         ph_pprof_function fn = {0};
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_FUNCTION, i);
         ph_str name, sys, file;
-        record_at(r, PH_PPROF_FUNCTION, i, &a, &b);
-        ph_pprof_function_decode(&fn, r->data + a, b - a);
+        if (record_bytes(r, PH_PPROF_FUNCTION, i, &p, &len) < 0 ||
+            ph_pprof_function_decode(&fn, p, len) < 0)
+            return undecodable(r, PH_PPROF_FUNCTION, i, "function");
         if (get_str(r, fn.name, off, "function name", &name) < 0 ||
             get_str(r, fn.system_name, off, "function system name",
                     &sys) < 0 ||
@@ -270,7 +286,8 @@ static frame *more_frames(reader *r, size_t n)
 
 static int read_locations(reader *r)
 {
-    size_t n = r->ix.n[PH_PPROF_LOCATION], a, b;
+    size_t n = r->ix.n[PH_PPROF_LOCATION], len;
+    const unsigned char *p;
     ph_pprof_location l = {0};
     int rc = 0;
     ph_idmap_init(&r->locs, n);
@@ -278,8 +295,11 @@ static int read_locations(reader *r)
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_LOCATION, i);
         loc_info *li = &r->loc[i];
-        record_at(r, PH_PPROF_LOCATION, i, &a, &b);
-        ph_pprof_location_decode(&l, r->data + a, b - a);
+        if (record_bytes(r, PH_PPROF_LOCATION, i, &p, &len) < 0 ||
+            ph_pprof_location_decode(&l, p, len) < 0) {
+            rc = undecodable(r, PH_PPROF_LOCATION, i, "location");
+            break;
+        }
         if (ph_idmap_put(&r->locs, l.id, (uint32_t)i) < 0) {
             rc = ph_input_error_off(r->in, off, "two locations with id %"
                                     PRIu64, l.id);
@@ -404,13 +424,11 @@ static int read_samples(reader *r)
     ph_profile_set_stock(r->p, stock);
     ph_pprof_sample sample = {0}, *s = &sample;
     for (size_t i = 0; i < r->ix.n[PH_PPROF_SAMPLE] && rc == 0; i++) {
-        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i), a, b;
-        if (ph_pb_record(&r->ix, r->data, r->len, PH_PPROF_SAMPLE, i, &a,
-                         &b) < 0 ||
-            ph_pprof_sample_decode(s, r->data + a, b - a) < 0) {
-            /* checked once already in unpack: cannot happen */
-            rc = ph_input_error_off(r->in, off, "sample %zu does not "
-                                    "decode", i);
+        size_t off = ph_pb_index_off(&r->ix, PH_PPROF_SAMPLE, i), len;
+        const unsigned char *p;
+        if (record_bytes(r, PH_PPROF_SAMPLE, i, &p, &len) < 0 ||
+            ph_pprof_sample_decode(s, p, len) < 0) {
+            rc = undecodable(r, PH_PPROF_SAMPLE, i, "sample");
             break;
         }
         if (s->n_value != nst) {
