@@ -547,11 +547,12 @@ static void free_reader(reader *r)
  * decoded.  Such a field that is not a message does not decode either. */
 static PbProfile *unpack(reader *r)
 {
-    static const int by_hand[] = { PH_PPROF_SAMPLE, PH_PPROF_LOCATION,
-                                   PH_PPROF_FUNCTION };
     static const ph_pb_record_kind kinds[] = {
         PH_PB_PPROF_SAMPLE, PH_PB_PPROF_LOCATION, PH_PB_PPROF_FUNCTION };
+    int by_hand[3];
     size_t keep;
+    for (size_t k = 0; k < 3; k++)
+        by_hand[k] = ph_pb_record_field(kinds[k]);
     unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, by_hand, 3,
                                         &keep);
     if (!rest)

@@ -1,8 +1,9 @@
 /* pb_records.c -- the bulk records of both schemas decoded by hand (see
  * pb_records.h): pprof's Sample, Label, Location, Line and Function,
- * DrCCTProf's Context, Sample and Metric.  A repeated number may come packed or one by one, mixed; a
- * scalar field seen twice keeps the last; unknown fields are skipped;
- * what protobuf-c refuses is refused (pb_scan.h). */
+ * DrCCTProf's Context, Sample and Metric.  A repeated number may come
+ * packed or one by one, mixed; a scalar field seen twice keeps the last;
+ * unknown fields are skipped; what protobuf-c refuses is refused
+ * (pb_scan.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -233,8 +234,7 @@ static void free_any(any_record *r, ph_pb_record_kind kind)
     }
 }
 
-/* The top-level field that holds the records of a kind. */
-static int field_of(ph_pb_record_kind kind)
+int ph_pb_record_field(ph_pb_record_kind kind)
 {
     switch (kind) {
     case PH_PB_PPROF_SAMPLE:
@@ -279,7 +279,7 @@ int ph_pb_records_check(const ph_pb_index *ix, const unsigned char *data,
                         size_t len, ph_pb_record_kind kind)
 {
     char context[256];
-    int f = field_of(kind);
+    int f = ph_pb_record_field(kind);
     size_t n = ix->n[f];
     snprintf(context, sizeof context, "%s", ph_mem_context());
     half_check half[2] = {

@@ -1,12 +1,13 @@
 /* pb_records.h -- the bulk records of the two schemas decoded by hand:
- * pprof's Sample, Location and Function, DrCCTProf's Context and Sample.  A big profile holds
- * millions of them; protobuf-c made a struct and arrays for each through
- * its descriptor tables (a third of the time of reading a Go heap
- * profile, a fifth of a DrCCTProf one), and every sample was decoded
- * twice (checked before reading, then read).  The rest of a message goes
- * through protobuf-c.  Each decoder returns 0, or -1 where protobuf-c
- * refuses the message too (pb_scan.h; tests/unit/pb_decode_test.c holds
- * them against it); its arrays are reused from one record to the next. */
+ * pprof's Sample, Location and Function, DrCCTProf's Context and Sample.
+ * A big profile holds millions of them; protobuf-c made a struct and
+ * arrays for each through its descriptor tables (a third of the time of
+ * reading a Go heap profile, a fifth of a DrCCTProf one), and every
+ * sample was decoded twice (checked before reading, then read).  The rest
+ * of a message goes through protobuf-c.  Each decoder returns 0, or -1
+ * where protobuf-c refuses the message too (pb_scan.h;
+ * tests/unit/pb_decode_test.c holds them against it); its arrays are
+ * reused from one record to the next. */
 #ifndef PH_PB_RECORDS_H
 #define PH_PB_RECORDS_H
 
@@ -101,6 +102,9 @@ typedef enum ph_pb_record_kind {
     PH_PB_PPROF_FUNCTION,
     PH_PB_DRCC_SAMPLE,
 } ph_pb_record_kind;
+
+/* The top-level field that holds the records of a kind. */
+int ph_pb_record_field(ph_pb_record_kind kind);
 
 /* Whether every record of the kind decodes, half of them on another
  * thread (ph_run_pair): a profile that does not decode is refused before

@@ -1,8 +1,9 @@
 /* pb_decode_test.c -- the hand-written decoders of the bulk messages
  * (proto/pb_records.c) against protobuf-c's generated ones: every pprof
  * Sample, Location and Function of the real profiles in samples/pprof
- * (Go's runtime/pprof) and those of EasyView's pprof file, and every DrCCTProf Context and Sample of
- * EasyView's files in samples/easyview decodes to the same fields; copies
+ * (Go's runtime/pprof) and those of EasyView's pprof file, and every
+ * DrCCTProf Context and Sample of EasyView's files in samples/easyview
+ * decodes to the same fields; copies
  * of them with a byte changed, cut short, grown by a byte, or made of a
  * random field more are refused by both or decode the same in both. */
 #include "config.h"
