@@ -43,7 +43,6 @@ typedef struct build {
     ph_stk_sample *samples;
     size_t samplecap;
     ph_stk_share *shares;
-    size_t nshares;
 } build;
 
 /* Room for `more` nodes or samples beyond those made: called with the
@@ -363,20 +362,6 @@ static uint32_t at_line(approx *a, uint32_t node, uint32_t line)
     return i;
 }
 
-/* The node for the self cost of instance `node` at line: the variant
- * there when a call site made one, else a leaf of its own.  Each (node,
- * line) is asked for once, so a leaf is never looked up again: it is
- * left out of the variants' chains and arrays. */
-static uint32_t leaf_at(approx *a, uint32_t node, uint32_t line)
-{
-    uint32_t i = variant_at(a, node, line);
-    if (i != UINT32_MAX)
-        return i;
-    ph_stk_node n = a->b->s->nodes[node];
-    n.line = line;
-    return push_node(a->b, &n);
-}
-
 static void expand(approx *a, uint32_t node, size_t f, double w, int depth)
 {
     if (depth >= APPROX_MAX_DEPTH)
@@ -461,24 +446,166 @@ const int64_t *ph_stk_cost(const ph_stacks *s, size_t i, int64_t *buf)
     return buf;
 }
 
-/* An approximated sample: sh its share of total, NULL for the whole. */
-static void push_share(build *b, uint32_t node, const unsigned char *total,
-                       const ph_stk_share *sh)
+/* One half of split_self's work: the functions [f0, f1) write their
+ * samples, shares and leaves into regions of the view's arrays kept for
+ * them (from sample0, share0 and node0, as many as they may make), what
+ * their shares leave over into costs.  Two halves run side by side. */
+typedef struct split_half {
+    approx *a;
+    const size_t *head, *next;  /* per function, its instances' chain */
+    const size_t *nodes_of;     /* per function, its instances */
+    const double *sumw;         /* per function, their weights' sum */
+    size_t most;                /* the most instances of a function */
+    size_t f0, f1;
+    size_t leaves;              /* leaves split by line before f0 */
+    size_t node0, nodes;        /* the region's first index, used */
+    size_t sample0, samples;
+    size_t share0, shares;
+    cost_blocks *costs;
+} split_half;
+
+/* Whether a function's pairs of (node, line) are split over leaves,
+ * given the leaves split before it: up to APPROX_MAX_LEAVES in all, in
+ * function order. */
+static int split_by_line(size_t leaves_before, size_t pairs)
 {
-    if (sh)
-        b->shares[b->nshares++] = *sh;
-    push_sample(b, node, total, sh ? (uint32_t)b->nshares : WHOLE, NULL);
+    return leaves_before + pairs <= APPROX_MAX_LEAVES;
 }
 
-/* Split each function's self cost over its nodes by weight, exactly (the
- * rounding remainders go one unit at a time to the first nodes), and over
- * the lines of its rows: the share of another line than the node's goes to
- * a leaf beside the node, so pprof keeps per-line cost.  A function with
- * one node keeps its lines' costs as they are. */
+/* The node for the self cost of instance `node` at line: the variant
+ * there when a call site made one, else a leaf of its own.  Each (node,
+ * line) is asked for once, so a leaf is never looked up again: it is
+ * left out of the variants' chains and arrays. */
+static uint32_t leaf_at(split_half *h, uint32_t node, uint32_t line)
+{
+    uint32_t i = variant_at(h->a, node, line);
+    if (i != UINT32_MAX)
+        return i;
+    build *b = h->a->b;
+    size_t at = h->node0 + h->nodes++;
+    b->nodes[at] = b->nodes[node];
+    b->nodes[at].line = line;
+    if (b->ext_ids)
+        b->ext_ids[at] = 0;
+    return (uint32_t)at;
+}
+
+/* An approximated sample: sh its share of total, NULL for the whole. */
+static void push_share(split_half *h, uint32_t node,
+                       const unsigned char *total, const ph_stk_share *sh)
+{
+    build *b = h->a->b;
+    uint32_t share = WHOLE;
+    if (sh) {
+        b->shares[h->share0 + h->shares++] = *sh;
+        share = (uint32_t)(h->share0 + h->shares);
+    }
+    b->samples[h->sample0 + h->samples++] =
+        (ph_stk_sample){node, share, total, NULL};
+}
+
+/* Split the self cost of h's functions over their nodes by weight,
+ * exactly (the rounding remainders go one unit at a time to the first
+ * nodes), and over the lines of their rows: the share of another line
+ * than the node's goes to a leaf beside the node, so pprof keeps per-line
+ * cost.  A function with one node keeps its lines' costs as they are. */
+static void split_half_run(void *arg)
+{
+    split_half *h = arg;
+    approx *a = h->a;
+    size_t w = a->b->s->width, leaves = h->leaves;
+    double *frac = ph_xmalloc(h->most * sizeof *frac);
+    int64_t *cost = ph_xmalloc((w + 1) * sizeof *cost);
+    int64_t *total = ph_xmalloc((w + 1) * sizeof *total);
+    for (size_t f = h->f0; f < h->f1; f++) {
+        size_t l0 = a->line_first[f], l1 = a->line_first[f + 1];
+        size_t nodes = h->nodes_of[f], q = 0;
+        if (!nodes || l0 == l1)
+            continue;
+        int by_line = split_by_line(leaves, nodes * (l1 - l0));
+        leaves += by_line ? nodes * (l1 - l0) : 0;
+        for (size_t i = h->head[f]; i != SIZE_MAX; i = h->next[i])
+            frac[q++] = a->weight[i] / h->sumw[f];
+        for (size_t l = l0; l < l1; l++) {
+            const unsigned char *packed = a->line_cost[l].cost;
+            ph_stk_share sh = { .n = (uint32_t)nodes };
+            memset(total, 0, w * sizeof *total);
+            ph_costs_get(packed, packed + ph_costs_room_max(w), total, w);
+            if (nodes > 1) {
+                /* this line's cost over the nodes, exactly per event */
+                int64_t *left = cost_alloc(h->costs, w);
+                for (size_t k = 0; k < w; k++)
+                    left[k] = left_of(total[k], frac, nodes);
+                sh.left = left;
+            }
+            for (size_t i = h->head[f]; i != SIZE_MAX;
+                 i = h->next[i], sh.rank++) {
+                sh.frac = frac[sh.rank];
+                const int64_t *c = total;
+                if (nodes > 1) {
+                    for (size_t k = 0; k < w; k++)
+                        cost[k] = share_at(total[k], sh.left[k], &sh);
+                    c = cost;
+                }
+                if (ph_costs_zero(c, w))
+                    continue;
+                /* a line other than the node's goes to its variant there */
+                uint32_t node = (uint32_t)(a->first + i);
+                if (by_line)
+                    node = leaf_at(h, node, a->line_cost[l].line);
+                push_share(h, node, packed, nodes > 1 ? &sh : NULL);
+            }
+        }
+    }
+    free(frac);
+    free(cost);
+    free(total);
+}
+
+/* The second half's leaves, samples and shares moved down behind the
+ * first's, the indices in its samples with them; its cost blocks given
+ * to the first's. */
+static void join_halves(build *b, const split_half *h0, const split_half *h1)
+{
+    size_t node_to = h0->node0 + h0->nodes;
+    uint32_t node_gap = (uint32_t)(h1->node0 - node_to);
+    uint32_t share_gap = (uint32_t)(h1->share0 - (h0->share0 + h0->shares));
+    memmove(b->nodes + node_to, b->nodes + h1->node0,
+            h1->nodes * sizeof *b->nodes);
+    if (b->ext_ids)
+        memmove(b->ext_ids + node_to, b->ext_ids + h1->node0,
+                h1->nodes * sizeof *b->ext_ids);
+    memmove(b->shares + h0->share0 + h0->shares, b->shares + h1->share0,
+            h1->shares * sizeof *b->shares);
+    ph_stk_sample *to = b->samples + h0->sample0 + h0->samples;
+    for (size_t i = 0; i < h1->samples; i++) {
+        ph_stk_sample smp = b->samples[h1->sample0 + i];
+        if (smp.node >= h1->node0)
+            smp.node -= node_gap;
+        if (smp.share != WHOLE)
+            smp.share -= share_gap;
+        to[i] = smp;
+    }
+    cost_blocks *c = h0->costs, *from = h1->costs;
+    c->block = ph_xrealloc(c->block, (c->nblocks + from->nblocks + 1) *
+                                     sizeof *c->block);
+    memcpy(c->block + c->nblocks, from->block,
+           from->nblocks * sizeof *c->block);
+    c->nblocks += from->nblocks;
+    free(from->block);
+}
+
+/* Below this many (node, line) pairs split_self runs on one thread. */
+#define SPLIT_PAIR_MIN 16384
+
+/* Split each function's self cost over its nodes and lines
+ * (split_half_run): with many pairs, the functions in two halves of about
+ * as many pairs side by side, whose results are joined in the order one
+ * thread makes them. */
 static void split_self(approx *a)
 {
     ph_stacks *s = a->b->s;
-    size_t w = s->width, nn = s->nnodes - a->first;
+    size_t nn = s->nnodes - a->first;
     size_t *head = ph_xmalloc((a->nf + 1) * sizeof *head);
     size_t *next = ph_xmalloc((nn + 1) * sizeof *next);
     size_t *nodes_of = ph_xcalloc(a->nf + 1, sizeof *nodes_of);
@@ -495,65 +622,51 @@ static void split_self(approx *a)
         nodes_of[f]++;
     }
     /* room for a sample per (node, line), a share per sample of a
-     * function with several nodes, and a variant per leaf split by line */
+     * function with several nodes, and a leaf per pair split by line */
     size_t pairs = 0, shared = 0, leaves = 0, most = 1;
     for (size_t f = 0; f < a->nf; f++) {
         size_t n = nodes_of[f] * (a->line_first[f + 1] - a->line_first[f]);
         pairs += n;
         shared += nodes_of[f] > 1 ? n : 0;
-        leaves += leaves + n <= APPROX_MAX_LEAVES ? n : 0;
+        leaves += split_by_line(leaves, n) ? n : 0;
         most = nodes_of[f] > most ? nodes_of[f] : most;
     }
     reserve_samples(a->b, pairs);
     reserve_nodes(a->b, leaves);
     a->b->shares = ph_xmalloc((shared + 1) * sizeof *a->b->shares);
     s->shares = a->b->shares;
-    double *frac = ph_xmalloc(most * sizeof *frac);
-    int64_t *cost = ph_xmalloc((w + 1) * sizeof *cost);
-    int64_t *total = ph_xmalloc((w + 1) * sizeof *total);
-    leaves = 0;
-    for (size_t f = 0; f < a->nf; f++) {
-        size_t l0 = a->line_first[f], l1 = a->line_first[f + 1];
-        size_t nodes = nodes_of[f], q = 0;
-        if (!nodes || l0 == l1)
-            continue;
-        int by_line = leaves + nodes * (l1 - l0) <= APPROX_MAX_LEAVES;
-        leaves += by_line ? nodes * (l1 - l0) : 0;
-        for (size_t i = head[f]; i != SIZE_MAX; i = next[i])
-            frac[q++] = a->weight[i] / sumw[f];
-        for (size_t l = l0; l < l1; l++) {
-            const unsigned char *packed = a->line_cost[l].cost;
-            ph_stk_share sh = { .n = (uint32_t)nodes };
-            memset(total, 0, w * sizeof *total);
-            ph_costs_get(packed, packed + ph_costs_room_max(w), total, w);
-            if (nodes > 1) {
-                /* this line's cost over the nodes, exactly per event */
-                int64_t *left = cost_alloc(a->costs, w);
-                for (size_t k = 0; k < w; k++)
-                    left[k] = left_of(total[k], frac, nodes);
-                sh.left = left;
-            }
-            for (size_t i = head[f]; i != SIZE_MAX; i = next[i], sh.rank++) {
-                sh.frac = frac[sh.rank];
-                const int64_t *c = total;
-                if (nodes > 1) {
-                    for (size_t k = 0; k < w; k++)
-                        cost[k] = share_at(total[k], sh.left[k], &sh);
-                    c = cost;
-                }
-                if (ph_costs_zero(c, w))
-                    continue;
-                /* a line other than the node's goes to its variant there */
-                uint32_t node = (uint32_t)(a->first + i);
-                if (by_line)
-                    node = leaf_at(a, node, a->line_cost[l].line);
-                push_share(a->b, node, packed, nodes > 1 ? &sh : NULL);
-            }
+    split_half h0 = {
+        .a = a, .head = head, .next = next, .nodes_of = nodes_of,
+        .sumw = sumw, .most = most, .f0 = 0, .f1 = a->nf,
+        .node0 = s->nnodes, .sample0 = s->nsamples, .costs = a->costs,
+    };
+    split_half h1 = h0;
+    cost_blocks costs1;
+    memset(&costs1, 0, sizeof costs1);
+    h1.f0 = h1.f1;                 /* none, unless there are two halves */
+    if (pairs >= SPLIT_PAIR_MIN && ph_jobs() > 1) {
+        /* the first half's functions and the room they may take */
+        size_t mid, pairs0 = 0, shared0 = 0, leaves0 = 0;
+        for (mid = 0; mid < a->nf && 2 * pairs0 < pairs; mid++) {
+            size_t n = nodes_of[mid] *
+                       (a->line_first[mid + 1] - a->line_first[mid]);
+            pairs0 += n;
+            shared0 += nodes_of[mid] > 1 ? n : 0;
+            leaves0 += split_by_line(leaves0, n) ? n : 0;
         }
+        h0.f1 = h1.f0 = mid;
+        h1.leaves = leaves0;
+        h1.node0 = h0.node0 + leaves0;
+        h1.sample0 = h0.sample0 + pairs0;
+        h1.share0 = shared0;
+        h1.costs = &costs1;
+        ph_run_pair(split_half_run, &h1, &h0);
+        join_halves(a->b, &h0, &h1);
+    } else {
+        split_half_run(&h0);
     }
-    free(frac);
-    free(cost);
-    free(total);
+    s->nnodes += h0.nodes + h1.nodes;
+    s->nsamples += h0.samples + h1.samples;
     free(nodes_of);
     free(head);
     free(next);

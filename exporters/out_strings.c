@@ -94,7 +94,7 @@ const ph_stacks *ph_out_names_and_view(ph_out_strings *t, ph_pb_out *ob,
             ph_out_str(t, f->name);
     }
     names_or_view names = { t, ob, field, NULL }, view = { t, ob, 0, NULL };
-    ph_run_pair(names_or_view_run, &names, &view);
+    ph_run_beside(names_or_view_run, &names, &view);
     return view.st;
 }
 

@@ -42,7 +42,9 @@ static void *run_job(void *arg)
     return NULL;
 }
 
-void ph_run_pair(void (*fn)(void *), void *first, void *second)
+/* fn(first) on a thread of its own, fn(second) on this one with `keep`
+ * added to its halvings. */
+static void run_two(void (*fn)(void *), void *first, void *second, int keep)
 {
     pair_job j = {fn, first, halvings + 1};
     pthread_t th;
@@ -52,8 +54,18 @@ void ph_run_pair(void (*fn)(void *), void *first, void *second)
         fn(second);
         return;
     }
-    halvings++;
+    halvings += keep;
     fn(second);
-    halvings--;
+    halvings -= keep;
     pthread_join(th, NULL);
+}
+
+void ph_run_pair(void (*fn)(void *), void *first, void *second)
+{
+    run_two(fn, first, second, 1);
+}
+
+void ph_run_beside(void (*fn)(void *), void *light, void *heavy)
+{
+    run_two(fn, light, heavy, 0);
 }

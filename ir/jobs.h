@@ -3,8 +3,9 @@
  * from --jobs or PROFHUB_JOBS: the callgrind reader's look-ahead threads
  * (importers/callgrind_par.c), the protobuf readers' check of their
  * samples (proto/pb_read.c), the functions' sums of rows (aggregate.c),
- * diff's two inputs and two tables and the gzip thread of an output
- * (output.c) use it.  Every result is the same whatever the number. */
+ * the stack view's split of self costs (analysis/view_stacks.c), diff's
+ * two inputs and two tables and the gzip thread of an output (output.c)
+ * use it.  Every result is the same whatever the number. */
 #ifndef PH_JOBS_H
 #define PH_JOBS_H
 
@@ -19,5 +20,9 @@ int ph_jobs(void);
  * ph_jobs() is 1 or no thread can be started.  The two must share nothing
  * they write. */
 void ph_run_pair(void (*fn)(void *), void *first, void *second);
+/* As ph_run_pair for light work beside heavy: fn(light) on a thread of
+ * its own, fn(heavy) on this one with all of this thread's threads (the
+ * light side takes the other core only for a short time). */
+void ph_run_beside(void (*fn)(void *), void *light, void *heavy);
 
 #endif /* PH_JOBS_H */

@@ -3,7 +3,9 @@
 # PROFHUB_JOBS) give byte for byte what one thread gives: summary, info and
 # the callgrind file convert writes (rows, calls and jumps in their order),
 # and the pprof and DrCCTProf files (whose string tables start with the
-# functions' names, written by a second thread), on every real sample, on
+# functions' names, written by a second thread, and whose stacks, made
+# from the flat data, split the functions' costs in two halves side by
+# side on the big file), on every real sample, on
 # a multi-megabyte file valgrind makes here, and on copies of that file
 # with a bad cost line, a NUL byte or CRLF line ends half-way through
 # (exact errors).  So does diff, which reads its two files
