@@ -84,10 +84,8 @@ static int get_str(reader *r, int64_t idx, size_t off, const char *what,
 /* The string table, by the rule both protobuf readers share. */
 static int read_strings(reader *r)
 {
-    return ph_pb_strtab_load(&r->st, r->in, r->p, r->pb->string_table,
-                             r->pb->n_string_table,
-                             ph_pb_index_off(&r->ix, PH_DRCC_STRING_TABLE,
-                                             0));
+    return ph_pb_strtab_load(&r->st, r->in, r->p, &r->ix, r->data, r->len,
+                             PH_DRCC_STRING_TABLE);
 }
 
 static int read_metric_types(reader *r)
@@ -367,20 +365,22 @@ static void free_reader(reader *r)
         drcctprof__profile__profile__free_unpacked((PbProfile *)r->pb, ph_pb_allocator());
 }
 
-/* The message without its contexts and samples, which are most of a big
- * profile's bytes and, decoded all at once, took 15 times the file: the
- * other fields are decoded by protobuf-c, each context's id, parent and
- * location kept (24 bytes), the samples decoded one at a time as they are
- * read, both by hand (proto/pb_records.h).  Every context and sample is
- * decoded here (the samples' two halves side by side), so a profile that
- * does not decode is refused before anything else is checked, as when
- * the whole message was decoded.  A context or sample field that is not
- * a message does not decode either. */
+/* The message without its contexts, samples and strings, which are most
+ * of a big profile's bytes and, decoded all at once, took 15 times the
+ * file: the other fields are decoded by protobuf-c, each context's id,
+ * parent and location kept (24 bytes), the samples decoded one at a time
+ * as they are read, both by hand (proto/pb_records.h), the strings
+ * interned from the message's bytes (ph_pb_strtab_load).  Every context
+ * and sample is decoded here (the samples' two halves side by side), so a
+ * profile that does not decode is refused before anything else is
+ * checked, as when the whole message was decoded.  A context, sample or
+ * string field that is not length-delimited does not decode either. */
 static int unpack(reader *r)
 {
-    static const int bulk[] = { PH_DRCC_CONTEXT, PH_DRCC_SAMPLE };
+    static const int bulk[] = { PH_DRCC_CONTEXT, PH_DRCC_SAMPLE,
+                                PH_DRCC_STRING_TABLE };
     size_t keep;
-    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, bulk, 2,
+    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, bulk, 3,
                                         &keep);
     if (!rest)
         return -1;

@@ -98,10 +98,8 @@ static const char *str_text(reader *r, ph_str s)
 
 static int read_strings(reader *r)
 {
-    return ph_pb_strtab_load(&r->st, r->in, r->p, r->pb->string_table,
-                             r->pb->n_string_table,
-                             ph_pb_index_off(&r->ix, PH_PPROF_STRING_TABLE,
-                                             0));
+    return ph_pb_strtab_load(&r->st, r->in, r->p, &r->ix, r->data, r->len,
+                             PH_PPROF_STRING_TABLE);
 }
 
 static void add_meta_i64(ph_profile *p, const char *key, int64_t v)
@@ -537,11 +535,12 @@ static void free_reader(reader *r)
     free_message(r);
 }
 
-/* The message without its samples, locations and functions, which are
- * most of a big profile's bytes and, decoded all at once, took a block or
- * more of memory for each: the other fields are copied out and decoded
- * by protobuf-c, those records are decoded by hand one at a time as they
- * are read (proto/pb_records.h).  Every one of them is decoded once here
+/* The message without its samples, locations, functions and strings,
+ * which are most of a big profile's bytes and, decoded all at once, took
+ * a block or more of memory for each: the other fields are copied out and
+ * decoded by protobuf-c, those records are decoded by hand one at a time
+ * as they are read (proto/pb_records.h; the strings interned from the
+ * message's bytes, proto/pb_read.h).  Every one of them is decoded once here
  * too (its two halves side by side), so a profile that does not decode is
  * refused before anything else is checked, as when the whole message was
  * decoded.  Such a field that is not a message does not decode either. */
@@ -549,11 +548,12 @@ static PbProfile *unpack(reader *r)
 {
     static const ph_pb_record_kind kinds[] = {
         PH_PB_PPROF_SAMPLE, PH_PB_PPROF_LOCATION, PH_PB_PPROF_FUNCTION };
-    int by_hand[3];
+    int by_hand[4];
     size_t keep;
     for (size_t k = 0; k < 3; k++)
         by_hand[k] = ph_pb_record_field(kinds[k]);
-    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, by_hand, 3,
+    by_hand[3] = PH_PPROF_STRING_TABLE;
+    unsigned char *rest = ph_pb_without(&r->ix, r->data, r->len, by_hand, 4,
                                         &keep);
     if (!rest)
         return NULL;

@@ -96,21 +96,49 @@ unsigned char *ph_pb_without(const ph_pb_index *ix, const unsigned char *data,
     return rest;
 }
 
-int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
-                      char *const *table, size_t n, size_t off)
+/* String i of the table: its bytes up to the first NUL; -1 after
+ * recording the error when its record is not length-delimited (a
+ * message ph_pb_without refused already). */
+static int table_entry(ph_input *in, const ph_pb_index *ix,
+                       const unsigned char *data, size_t len, int field,
+                       size_t i, const char **s, size_t *n)
 {
+    size_t a, b;
+    if (ph_pb_record(ix, data, len, field, i, &a, &b) < 0)
+        return ph_input_error_off(in, ph_pb_index_off(ix, field, i),
+                                  "string table entry %zu is not a string",
+                                  i);
+    *s = (const char *)data + a;
+    const char *nul = memchr(*s, '\0', b - a);
+    *n = nul ? (size_t)(nul - *s) : b - a;
+    return 0;
+}
+
+int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
+                      const ph_pb_index *ix, const unsigned char *data,
+                      size_t len, int field)
+{
+    size_t n = ix->n[field], slen = 0;
+    const char *s = NULL;
     t->in = in;
     t->n = n;
     t->strs = NULL;
     if (n == 0)
         return ph_input_error_off(in, 0, "string table is empty "
                                   "(entry 0 must be \"\")");
-    if (table[0][0] != '\0')
-        return ph_input_error_off(in, off, "string table entry 0 is "
-                                  "\"%.40s\", must be empty", table[0]);
+    if (table_entry(in, ix, data, len, field, 0, &s, &slen) < 0)
+        return -1;
+    if (slen)
+        return ph_input_error_off(in, ph_pb_index_off(ix, field, 0),
+                                  "string table entry 0 is \"%.*s\", must "
+                                  "be empty", (int)(slen < 40 ? slen : 40),
+                                  s);
     t->strs = ph_xcalloc(n, sizeof *t->strs);
-    for (size_t i = 1; i < n; i++)
-        t->strs[i] = ph_str_intern0(p, table[i]);
+    for (size_t i = 1; i < n; i++) {
+        if (table_entry(in, ix, data, len, field, i, &s, &slen) < 0)
+            return -1;
+        t->strs[i] = ph_str_intern(p, s, slen);
+    }
     return 0;
 }
 

@@ -46,13 +46,16 @@ typedef struct ph_pb_strtab {
 int ph_pb_open(ph_pb_index *ix, ph_input *in, const unsigned char *data,
                size_t len);
 
-/* Intern table[0..n) into p.  The rule, for both schemas (go tool pprof's:
- * it rejects a profile whose table is empty, since every record's strings
- * default to index 0): the table must hold at least one entry and entry 0
- * must be "".  off is the offset of the first table entry, for the error.
- * Returns 0, or -1 after recording the error. */
+/* Intern the string table, the records of top-level field `field` of
+ * data (ix its index), into p straight from data, each string up to its
+ * first NUL (where protobuf-c's C string ends).  The rule, for both
+ * schemas (go tool pprof's: it rejects a profile whose table is empty,
+ * since every record's strings default to index 0): the table must hold
+ * at least one entry and entry 0 must be "".  Returns 0, or -1 after
+ * recording the error. */
 int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
-                      char *const *table, size_t n, size_t off);
+                      const ph_pb_index *ix, const unsigned char *data,
+                      size_t len, int field);
 void ph_pb_strtab_free(ph_pb_strtab *t);
 
 /* The handle of string idx; -1 after recording "WHAT: string index I out of

@@ -5,7 +5,9 @@
  * DrCCTProf Context and Sample of EasyView's files in samples/easyview
  * decodes to the same fields; copies
  * of them with a byte changed, cut short, grown by a byte, or made of a
- * random field more are refused by both or decode the same in both. */
+ * random field more are refused by both or decode the same in both.  The
+ * string tables interned from the messages' bytes (ph_pb_strtab_load)
+ * hold protobuf-c's strings, also with a NUL put inside one. */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
@@ -320,6 +322,113 @@ static void test_drcc_sample(void)
     ph_drcc_sample_free(&drcc_sample);
 }
 
+/* The strings of table t in p against protobuf-c's n strings: the same
+ * handles as theirs interned (a string holding a NUL is another string
+ * than its text up to the NUL, which prints the same). */
+static void equal_strings(ph_profile *p, const ph_pb_strtab *t,
+                          char *const *want, size_t n)
+{
+    CU_ASSERT_EQUAL_FATAL(t->n, n);
+    CU_ASSERT_EQUAL(t->strs[0], 0);
+    for (size_t i = 1; i < n; i++)
+        CU_ASSERT_EQUAL(t->strs[i], ph_str_intern0(p, want[i]));
+}
+
+/* protobuf-c's string table of a message of schema kind: its strings
+ * into *strs, the message to free into *msg; their number. */
+static size_t protobuf_c_strings(int kind, const unsigned char *data,
+                                 size_t len, ProtobufCMessage **msg,
+                                 char ***strs)
+{
+    if (kind == 'p') {
+        Perftools__Profiles__Profile *m =
+            perftools__profiles__profile__unpack(NULL, len, data);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        *msg = &m->base;
+        *strs = m->string_table;
+        return m->n_string_table;
+    }
+    Drcctprof__Profile__Profile *m =
+        drcctprof__profile__profile__unpack(NULL, len, data);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    *msg = &m->base;
+    *strs = m->string_table;
+    return m->n_string_table;
+}
+
+/* The string table (top-level field f) of the files in samples/FOLDER
+ * whose names end in suffix and whose bytes are of schema kind, and of a
+ * copy of each with a NUL in the middle of its first string of 3 bytes
+ * or more: the same strings as protobuf-c's. */
+static void check_strings(const char *folder, const char *suffix, int kind,
+                          int f, size_t min_files)
+{
+    const char *top = getenv("top_srcdir");
+    char dir[1024], path[2048], err[256];
+    snprintf(dir, sizeof dir, "%s/samples/%s", top ? top : ".", folder);
+    DIR *d = opendir(dir);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    struct dirent *e;
+    size_t files = 0, cut = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t nl = strlen(e->d_name), sl = strlen(suffix);
+        if (nl < sl || strcmp(e->d_name + nl - sl, suffix) != 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ph_input *in = ph_input_open(path, err, sizeof err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+        size_t len = ph_input_size(in), a, b;
+        unsigned char *data = malloc(len + 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+        memcpy(data, ph_input_data(in), len);
+        int is;
+        ph_pb_index ix;
+        memset(&ix, 0, sizeof ix);
+        if (!ph_pb_sniff_vote(data, len, &is) || is != kind ||
+            ph_pb_open(&ix, in, data, len) != 0) {
+            free(data);
+            ph_input_close(in);
+            continue;
+        }
+        for (int with_nul = 0; with_nul < 2; with_nul++) {
+            for (size_t i = 1; with_nul && i < ix.n[f]; i++) {
+                CU_ASSERT_EQUAL_FATAL(ph_pb_record(&ix, data, len, f, i, &a,
+                                                   &b), 0);
+                if (b - a >= 3) {
+                    data[a + (b - a) / 2] = 0;
+                    cut++;
+                    break;
+                }
+            }
+            ph_profile *p = ph_profile_new();
+            ph_pb_strtab t;
+            ProtobufCMessage *msg;
+            char **want;
+            size_t n = protobuf_c_strings(kind, data, len, &msg, &want);
+            CU_ASSERT_EQUAL_FATAL(ph_pb_strtab_load(&t, in, p, &ix, data, len,
+                                                    f), 0);
+            equal_strings(p, &t, want, n);
+            protobuf_c_message_free_unpacked(msg, NULL);
+            ph_pb_strtab_free(&t);
+            ph_profile_free(p);
+        }
+        ph_pb_index_free(&ix);
+        free(data);
+        ph_input_close(in);
+        files++;
+    }
+    closedir(d);
+    CU_ASSERT(files >= min_files);
+    CU_ASSERT(cut >= min_files);
+}
+
+static void test_strings(void)
+{
+    check_strings("pprof", ".pb.gz", 'p', PH_PPROF_STRING_TABLE, 4);
+    check_strings("easyview", ".ezview", 'p', PH_PPROF_STRING_TABLE, 1);
+    check_strings("easyview", ".ezview", 'd', PH_DRCC_STRING_TABLE, 2);
+}
+
 void ph_test_register_pb_decode(void)
 {
     CU_pSuite s = CU_add_suite("pb_decode", NULL, NULL);
@@ -333,4 +442,5 @@ void ph_test_register_pb_decode(void)
                 test_drcc_context);
     CU_add_test(s, "DrCCTProf Sample decodes as protobuf-c decodes it",
                 test_drcc_sample);
+    CU_add_test(s, "string tables hold protobuf-c's strings", test_strings);
 }
