@@ -33,6 +33,7 @@
 
 #include "analysis/gprof.h"
 #include "analysis_priv.h"
+#include "ir/jobs.h"
 
 /* One row from the tree: a sample at a frame of its function. */
 typedef struct tree_row {
@@ -48,6 +49,7 @@ struct ph_flat {
     tree_row *rows;
     size_t *first, nrows;
     int64_t *padded;          /* costs of samples narrower than nreal */
+    size_t npad;              /* such samples */
     /* call records from the tree, linked per caller and per callee */
     ph_call *calls;
     size_t ncalls;
@@ -76,11 +78,13 @@ typedef struct sample_scan {
     unsigned char *has;     /* per node */
 } sample_scan;
 
-static void tree_rows(const ph_profile *p, ph_flat *v, sample_scan *scan)
+/* The rows' first pass: each sample's frame (returned: its node is a
+ * cache miss, looked up once), the rows per function (v->first), the
+ * samples narrower than the view (v->npad) and the scan. */
+static const ph_frame **tree_rows_scan(const ph_profile *p, ph_flat *v,
+                                       sample_scan *scan)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
-    size_t npad = 0;
-    /* each sample's frame, looked up once: its node is a cache miss */
     const ph_frame **frame = ph_xmalloc((ns + 1) * sizeof *frame);
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     scan->used = ph_xcalloc(ph_part_count(p) + 1, 1);
@@ -95,16 +99,25 @@ static void tree_rows(const ph_profile *p, ph_flat *v, sample_scan *scan)
         frame[i] = fr && fr->func ? fr : NULL;
         if (frame[i]) {
             v->first[fr->func->id]++;
-            npad += s->width < w;
+            v->npad += s->width < w;
         }
     }
     for (size_t f = 1; f <= nf; f++)
         v->first[f] += v->first[f - 1];
     v->nrows = v->first[nf];
+    return frame;
+}
+
+/* The rows' second pass: the rows of each function, in the order of the
+ * samples. */
+static void tree_rows_fill(const ph_profile *p, ph_flat *v,
+                           const ph_frame **frame)
+{
+    size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
+    size_t npad = 0;
     v->rows = ph_xcalloc(v->nrows + 1, sizeof *v->rows);
-    v->padded = ph_xcalloc(npad * w + 1, sizeof *v->padded);
+    v->padded = ph_xcalloc(v->npad * w + 1, sizeof *v->padded);
     size_t *fill = ph_xcalloc(nf + 1, sizeof *fill);
-    npad = 0;
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
         const ph_frame *fr = frame[i];
@@ -121,7 +134,6 @@ static void tree_rows(const ph_profile *p, ph_flat *v, sample_scan *scan)
         *r = (tree_row){s->part, fr->addr, fr->line, cost};
     }
     free(fill);
-    free(frame);
 }
 
 void ph_flat_rows_init(ph_flat_iter *it, const ph_flat *v,
@@ -703,6 +715,30 @@ static void free_view(void *data)
 
 static const char flat_key[] = "flat";
 
+/* Rows from which the rows' second pass runs beside the calls. */
+#define PAIR_MIN_ROWS 16384
+
+/* The rows' second pass or the calls: they read the profile and the scan
+ * and write different fields of the view. */
+typedef struct rows_or_calls {
+    const ph_profile *p;
+    ph_flat *v;
+    const ph_frame **frame;     /* the rows' side: each sample's frame */
+    const sample_scan *scan;    /* the calls' side */
+} rows_or_calls;
+
+static void rows_or_calls_run(void *arg)
+{
+    rows_or_calls *j = arg;
+    if (j->frame) {
+        tree_rows_fill(j->p, j->v, j->frame);
+        return;
+    }
+    if (records_lack_costs(j->p))
+        gprof_copies(j->p, j->v);
+    tree_calls(j->p, j->v, j->scan);
+}
+
 const ph_flat *ph_flat_of(const ph_profile *p)
 {
     ph_flat *v = ph_profile_cache(p, flat_key);
@@ -711,10 +747,15 @@ const ph_flat *ph_flat_of(const ph_profile *p)
     v = ph_xcalloc(1, sizeof *v);
     v->width = ph_event_nreal(p);
     sample_scan scan = {0};
-    tree_rows(p, v, &scan);
-    if (records_lack_costs(p))
-        gprof_copies(p, v);
-    tree_calls(p, v, &scan);
+    const ph_frame **frame = tree_rows_scan(p, v, &scan);
+    rows_or_calls rows = { p, v, frame, NULL }, calls = { p, v, NULL, &scan };
+    if (v->nrows >= PAIR_MIN_ROWS) {
+        ph_run_pair(rows_or_calls_run, &rows, &calls);
+    } else {
+        rows_or_calls_run(&rows);
+        rows_or_calls_run(&calls);
+    }
+    free(frame);
     free(scan.used);
     free(scan.has);
     ph_profile_cache_put(p, flat_key, v, free_view);
