@@ -19,6 +19,8 @@
 #include <zlib.h>
 
 #include "io.h"
+#include "ir/gz_members.h"
+#include "ir/jobs.h"
 
 /* Readers get a progress call from the line reader every this many bytes. */
 #define PROGRESS_STEP ((size_t)16 << 20)
@@ -226,6 +228,85 @@ nomem:
     return -1;
 }
 
+/* Members of profhub's gzip (gz_members.h), found by their sizes. */
+typedef struct member {
+    size_t at, size;      /* in the compressed bytes */
+    size_t out;           /* where its bytes go in the inflated ones */
+} member;
+
+/* Inflating members [first, first + n) of m into out: one thread's half. */
+typedef struct member_run {
+    const unsigned char *src;
+    const member *m;
+    size_t first, n;
+    unsigned char *out;
+    int ok;
+} member_run;
+
+static void inflate_run(void *arg)
+{
+    member_run *r = arg;
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    r->ok = d != NULL;
+    for (size_t i = r->first; r->ok && i < r->first + r->n; i++) {
+        const member *m = &r->m[i];
+        size_t want = m[1].out - m->out, in_used, out_used;
+        r->ok = libdeflate_gzip_decompress_ex(d, r->src + m->at, m->size,
+                                              r->out + m->out, want,
+                                              &in_used, &out_used) ==
+                    LIBDEFLATE_SUCCESS &&
+                in_used == m->size && out_used == want;
+    }
+    libdeflate_free_decompressor(d);
+}
+
+/* When src is made of profhub's members only (anything after them not
+ * gzip, as gzip -d ignores it), every member inflated into place, two
+ * halves side by side: 0 with *out and *outlen; else, or when one does not
+ * inflate to the size its trailer says, -1 (inflate_whole then reads the
+ * members one after the other, and says what is wrong). */
+static int inflate_members(const unsigned char *src, size_t len,
+                           unsigned char **out, size_t *outlen)
+{
+    member *m = NULL;
+    size_t n = 0, cap = 0, pos = 0, total = 0, size;
+    while (pos < len && is_gzip(src + pos, len - pos)) {
+        size = ph_gz_member_size(src + pos, len - pos);
+        if (!size) {
+            free(m);
+            return -1;
+        }
+        if (n + 1 >= cap) {
+            cap = cap ? 2 * cap : 256;
+            m = ph_xrealloc(m, cap * sizeof *m);
+        }
+        const unsigned char *t = src + pos + size - 4;
+        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 |
+                       (size_t)t[2] << 16 | (size_t)t[3] << 24;
+        m[n++] = (member){pos, size, total};
+        total += isize;
+        pos += size;
+    }
+    if (n < 2 || total == 0 || !ph_mem_allows(total)) {
+        free(m);
+        return -1;
+    }
+    m[n].out = total;                     /* the end of the last */
+    unsigned char *buf = malloc(total);
+    member_run a = {src, m, 0, n / 2, buf, 0};
+    member_run b = {src, m, n / 2, n - n / 2, buf, 0};
+    if (buf)
+        ph_run_pair(inflate_run, &b, &a);
+    free(m);
+    if (!buf || !a.ok || !b.ok) {
+        free(buf);
+        return -1;
+    }
+    *out = buf;
+    *outlen = total;
+    return 0;
+}
+
 /* Every gzip member inflated by libdeflate, one call a member (twice
  * zlib's speed or more on data in memory).  The buffer starts at the size
  * the last trailer says, exact for one member, and doubles when a member
@@ -296,7 +377,8 @@ static int unwrap(ph_input *in, size_t *bad_off, char *err, size_t errsize)
 
     if (!is_gzip(in->data, in->size))
         return 0;
-    if (inflate_whole(in->data, in->size, &out, &outlen) < 0 &&
+    if (inflate_members(in->data, in->size, &out, &outlen) < 0 &&
+        inflate_whole(in->data, in->size, &out, &outlen) < 0 &&
         inflate_all(in->data, in->size, &out, &outlen, bad_off, err,
                     errsize) < 0)
         return -1;

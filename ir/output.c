@@ -26,6 +26,7 @@
 #include <libdeflate.h>
 
 #include "io.h"
+#include "ir/gz_members.h"
 #include "jobs.h"
 
 #define BUF_SIZE ((size_t)64 << 10)
@@ -310,18 +311,29 @@ static void write_fd(sink *sk, const unsigned char *p, size_t n)
 }
 
 /* n bytes at p written as gzip members of up to ZJOB_SIZE bytes each
- * (n may be 0: an empty member, the whole of an empty output). */
+ * (n may be 0: an empty member, the whole of an empty output), each
+ * naming its size (gz_members.h). */
 static void deflate_bytes(sink *sk, const unsigned char *p, size_t n)
 {
     do {
         size_t m = n < ZJOB_SIZE ? n : ZJOB_SIZE;
-        size_t z = libdeflate_gzip_compress(sk->zc, p, m, sk->zbuf,
-                                            sk->zbuf_size);
-        if (z == 0) {
+        unsigned char *z = sk->zbuf;
+        size_t zn = libdeflate_deflate_compress(
+            sk->zc, p, m, z + PH_GZ_HEAD,
+            sk->zbuf_size - PH_GZ_HEAD - PH_GZ_TAIL);
+        if (zn == 0) {
             sink_fail(sk, "gzip error", EIO);
             return;
         }
-        write_fd(sk, sk->zbuf, z);
+        uint32_t crc = libdeflate_crc32(0, p, m);
+        unsigned char *t = z + PH_GZ_HEAD + zn;
+        for (int i = 0; i < 4; i++) {
+            t[i] = (unsigned char)(crc >> (8 * i));
+            t[4 + i] = (unsigned char)(m >> (8 * i));
+        }
+        zn += PH_GZ_HEAD + PH_GZ_TAIL;
+        ph_gz_member_head(z, zn);
+        write_fd(sk, z, zn);
         sk->members++;
         p += m;
         n -= m;
@@ -560,8 +572,10 @@ void ph_output_set_gzip(ph_output *out)
         fail(out, "cannot start gzip encoder", ENOMEM);
         return;
     }
-    out->sk.zbuf_size = libdeflate_gzip_compress_bound(out->sk.zc,
-                                                       ZJOB_SIZE);
+    out->sk.zbuf_size = PH_GZ_HEAD +
+                        libdeflate_deflate_compress_bound(out->sk.zc,
+                                                          ZJOB_SIZE) +
+                        PH_GZ_TAIL;
     out->sk.zbuf = ph_xmalloc(out->sk.zbuf_size);
     out->sk.gzip = 1;
     if (ph_jobs() > 1) {

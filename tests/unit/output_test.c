@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "ir/gz_members.h"
 #include "ir/io.h"
 #include "suites.h"
 
@@ -163,6 +165,74 @@ static void test_large_and_gzip(void)
                      sizeof small - 1) == 0);
     free(s);
     free(block);
+    unlink(path);
+}
+
+/* The bytes of a file as they are. */
+static unsigned char *raw_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    *len = 0;
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b = malloc(*len + 1);
+    if (b && fread(b, 1, *len, f) != *len) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+/* profhub's gzip: members that name their sizes (gz_members.h), end to
+ * end over the whole file; read back the same by ph_input (the members
+ * side by side) and by zlib, and by ph_input when a member's size is
+ * wrong (the members then one after the other). */
+static void test_gzip_members(void)
+{
+    char path[128], err[256];
+    size_t want_len = (size_t)7 << 19, len, pos = 0, members = 0, size;
+    unsigned char *want = malloc(want_len), *raw;
+    char *s;
+    for (size_t i = 0; i < want_len; i++)
+        want[i] = (unsigned char)("profile "[i % 8] + (i >> 12) % 7);
+    snprintf(path, sizeof path, "%s/m.pb.gz", dir);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    ph_output_set_gzip(out);
+    ph_output_write(out, want, want_len);
+    CU_ASSERT_EQUAL_FATAL(ph_output_commit(out, err, sizeof err), 0);
+    raw = raw_file(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(raw);
+    while (pos < len && (size = ph_gz_member_size(raw + pos, len - pos))) {
+        pos += size;
+        members++;
+    }
+    CU_ASSERT_EQUAL(pos, len);
+    CU_ASSERT(members >= 4);
+    s = slurp(path, &size);
+    CU_ASSERT(size == want_len && memcmp(s, want, want_len) == 0);
+    free(s);
+    gzFile g = gzopen(path, "rb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    unsigned char *z = malloc(want_len + 1);
+    CU_ASSERT_EQUAL(gzread(g, z, (unsigned)want_len + 1), (int)want_len);
+    CU_ASSERT(memcmp(z, want, want_len) == 0);
+    gzclose(g);
+    free(z);
+    raw[PH_GZ_HEAD - 4] ^= 1;          /* the first member's size, wrong */
+    FILE *f = fopen(path, "wb");
+    CU_ASSERT_EQUAL(fwrite(raw, 1, len, f), len);
+    fclose(f);
+    s = slurp(path, &size);
+    CU_ASSERT(size == want_len && memcmp(s, want, want_len) == 0);
+    free(s);
+    free(raw);
+    free(want);
     unlink(path);
 }
 
@@ -335,6 +405,7 @@ void ph_test_register_output(void)
 
     CU_add_test(s, "commit renames into place", test_commit);
     CU_add_test(s, "large writes and gzip", test_large_and_gzip);
+    CU_add_test(s, "gzip members that name their sizes", test_gzip_members);
     CU_add_test(s, "abort keeps an existing file", test_abort_keeps_existing);
     CU_add_test(s, "symlink target", test_symlink);
     CU_add_test(s, "open failures", test_open_failures);
