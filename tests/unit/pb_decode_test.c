@@ -232,13 +232,15 @@ static void check_record(same_fn same, const unsigned char *p, size_t len,
     }
 }
 
-/* Every record of top-level field f (up to 3,000 a file) of the files
- * in samples/FOLDER whose names end in suffix and whose bytes are of
- * schema kind ('p' pprof, 'd' DrCCTProf: ph_pb_sniff_vote), and their
- * copies, through same: the files are there, and the copies went both
- * ways. */
-static void check_field(const char *folder, const char *suffix, int kind,
-                        int f, same_fn same, size_t min_files)
+/* A copy of each file of samples/FOLDER whose name ends in suffix and
+ * whose bytes are of schema kind ('p' pprof, 'd' DrCCTProf:
+ * ph_pb_sniff_vote), its bytes in data (theirs to change) and indexed in
+ * ix, through each(in, data, len, ix, arg); returns how many. */
+typedef void (*each_file_fn)(ph_input *in, unsigned char *data, size_t len,
+                             const ph_pb_index *ix, void *arg);
+
+static size_t each_sample_file(const char *folder, const char *suffix,
+                               int kind, each_file_fn each, void *arg)
 {
     const char *top = getenv("top_srcdir");
     char dir[1024], path[2048], err[256];
@@ -246,8 +248,7 @@ static void check_field(const char *folder, const char *suffix, int kind,
     DIR *d = opendir(dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
     struct dirent *e;
-    size_t files = 0, records = 0, taken = 0, refused = 0;
-    uint64_t rnd = 0x9e3779b97f4a7c15u;
+    size_t files = 0;
     while ((e = readdir(d)) != NULL) {
         size_t nl = strlen(e->d_name), sl = strlen(suffix);
         if (nl < sl || strcmp(e->d_name + nl - sl, suffix) != 0)
@@ -255,31 +256,61 @@ static void check_field(const char *folder, const char *suffix, int kind,
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         ph_input *in = ph_input_open(path, err, sizeof err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-        const unsigned char *data = ph_input_data(in);
-        size_t len = ph_input_size(in), a, b;
+        size_t len = ph_input_size(in);
+        unsigned char *data = malloc(len + 1);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(data);
+        memcpy(data, ph_input_data(in), len);
         int is;
-        if (!ph_pb_sniff_vote(data, len, &is) || is != kind) {
-            ph_input_close(in);
-            continue;
+        if (ph_pb_sniff_vote(data, len, &is) && is == kind) {
+            ph_pb_index ix;
+            memset(&ix, 0, sizeof ix);
+            CU_ASSERT_EQUAL_FATAL(ph_pb_open(&ix, in, data, len), 0);
+            each(in, data, len, &ix, arg);
+            ph_pb_index_free(&ix);
+            files++;
         }
-        ph_pb_index ix;
-        memset(&ix, 0, sizeof ix);
-        CU_ASSERT_EQUAL_FATAL(ph_pb_open(&ix, in, data, len), 0);
-        for (size_t i = 0; i < ix.n[f] && i < 3000; i++) {
-            CU_ASSERT_EQUAL_FATAL(ph_pb_record(&ix, data, len, f, i, &a, &b),
-                                  0);
-            check_record(same, data + a, b - a, &rnd, &taken, &refused);
-            records++;
-        }
-        ph_pb_index_free(&ix);
+        free(data);
         ph_input_close(in);
-        files++;
     }
     closedir(d);
-    CU_ASSERT(files >= min_files);
-    CU_ASSERT(records >= 100);
-    CU_ASSERT(taken > 0);
-    CU_ASSERT(refused > 0);
+    return files;
+}
+
+/* check_field's counts, and what it checks the records with. */
+typedef struct field_check {
+    int f;
+    same_fn same;
+    uint64_t rnd;
+    size_t records, taken, refused;
+} field_check;
+
+static void check_records(ph_input *in, unsigned char *data, size_t len,
+                          const ph_pb_index *ix, void *arg)
+{
+    field_check *c = arg;
+    size_t a, b;
+    (void)in;
+    for (size_t i = 0; i < ix->n[c->f] && i < 3000; i++) {
+        CU_ASSERT_EQUAL_FATAL(ph_pb_record(ix, data, len, c->f, i, &a, &b),
+                              0);
+        check_record(c->same, data + a, b - a, &c->rnd, &c->taken,
+                     &c->refused);
+        c->records++;
+    }
+}
+
+/* Every record of top-level field f (up to 3,000 a file) of the sample
+ * files (each_sample_file), and their copies, through same: the files
+ * are there, and the copies went both ways. */
+static void check_field(const char *folder, const char *suffix, int kind,
+                        int f, same_fn same, size_t min_files)
+{
+    field_check c = { .f = f, .same = same, .rnd = 0x9e3779b97f4a7c15u };
+    CU_ASSERT(each_sample_file(folder, suffix, kind, check_records, &c) >=
+              min_files);
+    CU_ASSERT(c.records >= 100);
+    CU_ASSERT(c.taken > 0);
+    CU_ASSERT(c.refused > 0);
 }
 
 static void test_pprof_sample(void)
@@ -356,70 +387,51 @@ static size_t protobuf_c_strings(int kind, const unsigned char *data,
     return m->n_string_table;
 }
 
-/* The string table (top-level field f) of the files in samples/FOLDER
- * whose names end in suffix and whose bytes are of schema kind, and of a
- * copy of each with a NUL in the middle of its first string of 3 bytes
- * or more: the same strings as protobuf-c's. */
+/* check_strings' schema and field, and the strings it cut at a NUL. */
+typedef struct strings_check {
+    int kind, f;
+    size_t cut;
+} strings_check;
+
+static void check_table(ph_input *in, unsigned char *data, size_t len,
+                        const ph_pb_index *ix, void *arg)
+{
+    strings_check *c = arg;
+    size_t a, b;
+    for (int with_nul = 0; with_nul < 2; with_nul++) {
+        for (size_t i = 1; with_nul && i < ix->n[c->f]; i++) {
+            CU_ASSERT_EQUAL_FATAL(ph_pb_record(ix, data, len, c->f, i, &a,
+                                               &b), 0);
+            if (b - a >= 3) {
+                data[a + (b - a) / 2] = 0;
+                c->cut++;
+                break;
+            }
+        }
+        ph_profile *p = ph_profile_new();
+        ph_pb_strtab t;
+        ProtobufCMessage *msg;
+        char **want;
+        size_t n = protobuf_c_strings(c->kind, data, len, &msg, &want);
+        CU_ASSERT_EQUAL_FATAL(ph_pb_strtab_load(&t, in, p, ix, data, len,
+                                                c->f), 0);
+        equal_strings(p, &t, want, n);
+        protobuf_c_message_free_unpacked(msg, NULL);
+        ph_pb_strtab_free(&t);
+        ph_profile_free(p);
+    }
+}
+
+/* The string table (top-level field f) of the sample files
+ * (each_sample_file), and of a copy of each with a NUL in the middle of
+ * its first string of 3 bytes or more: the same strings as protobuf-c's. */
 static void check_strings(const char *folder, const char *suffix, int kind,
                           int f, size_t min_files)
 {
-    const char *top = getenv("top_srcdir");
-    char dir[1024], path[2048], err[256];
-    snprintf(dir, sizeof dir, "%s/samples/%s", top ? top : ".", folder);
-    DIR *d = opendir(dir);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
-    struct dirent *e;
-    size_t files = 0, cut = 0;
-    while ((e = readdir(d)) != NULL) {
-        size_t nl = strlen(e->d_name), sl = strlen(suffix);
-        if (nl < sl || strcmp(e->d_name + nl - sl, suffix) != 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        ph_input *in = ph_input_open(path, err, sizeof err);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
-        size_t len = ph_input_size(in), a, b;
-        unsigned char *data = malloc(len + 1);
-        CU_ASSERT_PTR_NOT_NULL_FATAL(data);
-        memcpy(data, ph_input_data(in), len);
-        int is;
-        ph_pb_index ix;
-        memset(&ix, 0, sizeof ix);
-        if (!ph_pb_sniff_vote(data, len, &is) || is != kind ||
-            ph_pb_open(&ix, in, data, len) != 0) {
-            free(data);
-            ph_input_close(in);
-            continue;
-        }
-        for (int with_nul = 0; with_nul < 2; with_nul++) {
-            for (size_t i = 1; with_nul && i < ix.n[f]; i++) {
-                CU_ASSERT_EQUAL_FATAL(ph_pb_record(&ix, data, len, f, i, &a,
-                                                   &b), 0);
-                if (b - a >= 3) {
-                    data[a + (b - a) / 2] = 0;
-                    cut++;
-                    break;
-                }
-            }
-            ph_profile *p = ph_profile_new();
-            ph_pb_strtab t;
-            ProtobufCMessage *msg;
-            char **want;
-            size_t n = protobuf_c_strings(kind, data, len, &msg, &want);
-            CU_ASSERT_EQUAL_FATAL(ph_pb_strtab_load(&t, in, p, &ix, data, len,
-                                                    f), 0);
-            equal_strings(p, &t, want, n);
-            protobuf_c_message_free_unpacked(msg, NULL);
-            ph_pb_strtab_free(&t);
-            ph_profile_free(p);
-        }
-        ph_pb_index_free(&ix);
-        free(data);
-        ph_input_close(in);
-        files++;
-    }
-    closedir(d);
-    CU_ASSERT(files >= min_files);
-    CU_ASSERT(cut >= min_files);
+    strings_check c = { kind, f, 0 };
+    CU_ASSERT(each_sample_file(folder, suffix, kind, check_table, &c) >=
+              min_files);
+    CU_ASSERT(c.cut >= min_files);
 }
 
 static void test_strings(void)
