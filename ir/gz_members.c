@@ -1,4 +1,5 @@
-/* gz_members.c -- the header of profhub's gzip members (gz_members.h). */
+/* gz_members.c -- the header and trailer of profhub's gzip members
+ * (gz_members.h). */
 #include "config.h"
 
 #include <stdint.h>
@@ -12,20 +13,41 @@ static const unsigned char head[PH_GZ_HEAD - 4] = {
     0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 4, 255, 8, 0, 'P', 'H', 4, 0,
 };
 
+/* n in 4 bytes at d, least significant first. */
+static void put_le32(unsigned char *d, uint64_t n)
+{
+    for (int i = 0; i < 4; i++)
+        d[i] = (unsigned char)(n >> (8 * i));
+}
+
+static size_t get_le32(const unsigned char *d)
+{
+    return (size_t)d[0] | (size_t)d[1] << 8 | (size_t)d[2] << 16 |
+           (size_t)d[3] << 24;
+}
+
 void ph_gz_member_head(unsigned char *h, size_t size)
 {
     memcpy(h, head, sizeof head);
-    for (int i = 0; i < 4; i++)
-        h[sizeof head + i] = (unsigned char)(size >> (8 * i));
+    put_le32(h + sizeof head, size);
+}
+
+void ph_gz_member_tail(unsigned char *t, uint32_t crc, size_t n)
+{
+    put_le32(t, crc);
+    put_le32(t + 4, n);
+}
+
+size_t ph_gz_member_inflated(const unsigned char *d, size_t size)
+{
+    return get_le32(d + size - 4);
 }
 
 size_t ph_gz_member_size(const unsigned char *d, size_t len)
 {
-    size_t size = 0;
     if (len < PH_GZ_HEAD + PH_GZ_TAIL ||
         memcmp(d, head, 8) || memcmp(d + 10, head + 10, sizeof head - 10))
         return 0;
-    for (int i = 0; i < 4; i++)
-        size |= (size_t)d[sizeof head + i] << (8 * i);
+    size_t size = get_le32(d + sizeof head);
     return size >= PH_GZ_HEAD + PH_GZ_TAIL && size <= len ? size : 0;
 }

@@ -9,6 +9,7 @@
 #define PH_GZ_MEMBERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The header's bytes, the trailer's (CRC-32, size inflated). */
 #define PH_GZ_HEAD 20
@@ -18,8 +19,16 @@
  * trailer) into h (PH_GZ_HEAD bytes). */
 void ph_gz_member_head(unsigned char *h, size_t size);
 
+/* The trailer of a member whose n bytes inflated have CRC-32 crc into t
+ * (PH_GZ_TAIL bytes). */
+void ph_gz_member_tail(unsigned char *t, uint32_t crc, size_t n);
+
 /* The size in all of the member whose header starts d (len bytes on): 0
  * when it is not one of ours or runs past the end. */
 size_t ph_gz_member_size(const unsigned char *d, size_t len);
+
+/* The size inflated that the trailer of the member of `size` bytes at d
+ * says (modulo 2^32, as gzip's). */
+size_t ph_gz_member_inflated(const unsigned char *d, size_t size);
 
 #endif /* PH_GZ_MEMBERS_H */

@@ -280,11 +280,8 @@ static int inflate_members(const unsigned char *src, size_t len,
             cap = cap ? 2 * cap : 256;
             m = ph_xrealloc(m, cap * sizeof *m);
         }
-        const unsigned char *t = src + pos + size - 4;
-        size_t isize = (size_t)t[0] | (size_t)t[1] << 8 |
-                       (size_t)t[2] << 16 | (size_t)t[3] << 24;
         m[n++] = (member){pos, size, total};
-        total += isize;
+        total += ph_gz_member_inflated(src + pos, size);
         pos += size;
     }
     if (n < 2 || total == 0 || !ph_mem_allows(total)) {

@@ -325,12 +325,7 @@ static void deflate_bytes(sink *sk, const unsigned char *p, size_t n)
             sink_fail(sk, "gzip error", EIO);
             return;
         }
-        uint32_t crc = libdeflate_crc32(0, p, m);
-        unsigned char *t = z + PH_GZ_HEAD + zn;
-        for (int i = 0; i < 4; i++) {
-            t[i] = (unsigned char)(crc >> (8 * i));
-            t[4 + i] = (unsigned char)(m >> (8 * i));
-        }
+        ph_gz_member_tail(z + PH_GZ_HEAD + zn, libdeflate_crc32(0, p, m), m);
         zn += PH_GZ_HEAD + PH_GZ_TAIL;
         ph_gz_member_head(z, zn);
         write_fd(sk, z, zn);
