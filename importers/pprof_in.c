@@ -507,8 +507,7 @@ static int read_samples(reader *r)
     return rc;
 }
 
-/* The part protobuf-c decoded, once read: its string table is most of
- * it (a big profile's function names), kept in the profile by then. */
+/* The part protobuf-c decoded (the header and mappings), once read. */
 static void free_message(reader *r)
 {
     if (r->pb)
