@@ -83,6 +83,16 @@ static uint32_t *find_components(const call_graph *g, size_t n,
     return comp;
 }
 
+uint32_t *ph_call_cycles(const ph_profile *p, int part, uint32_t *ncycles)
+{
+    size_t n = ph_func_count(p);
+    call_graph g = {0};
+    graph_of(p, part, n, &g);
+    uint32_t *comp = find_components(&g, n, ncycles);
+    graph_free(&g);
+    return comp;
+}
+
 ph_cycles *ph_cycles_find(const ph_profile *p, int part)
 {
     ph_cycles *c = ph_xcalloc(1, sizeof *c);

@@ -62,8 +62,8 @@ struct ph_flat {
     ph_call *copies;
     size_t ncopies;
     int64_t *copy_incl;       /* ncopies x width */
-    /* component + 1 of each function when in a cycle of the profile's
-     * records, else 0; made on first use */
+    /* each function's cycle (from 1) among the profile's records, else
+     * 0 (ph_call_cycles); made on first use */
     uint32_t *cycle_of;
 };
 
@@ -508,39 +508,6 @@ const ph_call *ph_flat_calls_next(ph_flat_calls *it)
     return NULL;
 }
 
-/* Cycles of the profile's records over every part (self calls left out:
- * they are recursive by themselves). */
-static uint32_t *record_cycles(const ph_profile *p)
-{
-    size_t n = ph_func_count(p), m = 0;
-    size_t *first = ph_xcalloc(n + 1, sizeof *first);
-    ph_call_iter it;
-    const ph_call *c;
-    for (c = ph_calls_all(&it, p); c; c = ph_call_next(&it))
-        m += c->caller != c->callee;
-    uint32_t *to = ph_xmalloc((m + 1) * sizeof *to);
-    m = 0;
-    for (size_t f = 0; f < n; f++) {
-        first[f] = m;
-        for (c = ph_calls_out(&it, p, ph_func_at(p, f)); c;
-             c = ph_call_next(&it))
-            if (c->caller != c->callee)
-                to[m++] = c->callee->id - 1;
-    }
-    first[n] = m;
-    uint32_t *comp = ph_xcalloc(n + 1, sizeof *comp);
-    size_t nc = ph_scc(n, first, to, NULL, comp, NULL, NULL);
-    uint32_t *size = ph_xcalloc(nc + 1, sizeof *size);
-    for (size_t f = 0; f < n; f++)
-        size[comp[f]]++;
-    for (size_t f = 0; f < n; f++)
-        comp[f] = size[comp[f]] > 1 ? comp[f] + 1 : 0;
-    free(size);
-    free(to);
-    free(first);
-    return comp;
-}
-
 int ph_flat_recursive(const ph_flat *v, const ph_profile *p,
                       const ph_call *c)
 {
@@ -548,8 +515,10 @@ int ph_flat_recursive(const ph_flat *v, const ph_profile *p,
         return 1;
     if (ph_flat_is_tree(v, c))
         return 0;      /* tree records follow the stacks already */
-    if (!v->cycle_of)  /* the view's one lazily made part */
-        ((ph_flat *)v)->cycle_of = record_cycles(p);
+    if (!v->cycle_of) {  /* the view's one lazily made part */
+        uint32_t n;
+        ((ph_flat *)v)->cycle_of = ph_call_cycles(p, PH_ALL_PARTS, &n);
+    }
     uint32_t k = v->cycle_of[c->caller->id - 1];
     return k && k == v->cycle_of[c->callee->id - 1];
 }
