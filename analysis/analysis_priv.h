@@ -33,8 +33,8 @@ size_t ph_scc(size_t n, const size_t *first, const uint32_t *to,
 
 /* Per function (id - 1), its cycle among the calls of part (self calls
  * left out), numbered from 1 in the order of their first members; 0 for a
- * function in none.  *ncycles gets their number (cycles.c). */
-uint32_t *ph_call_cycles(const ph_profile *p, int part, uint32_t *ncycles);
+ * function in none (cycles.c). */
+uint32_t *ph_call_cycles(const ph_profile *p, int part);
 
 /* The last part of a path ("a/b/c.so" -> "c.so"). */
 static inline const char *ph_base_name(const char *path)

@@ -83,12 +83,13 @@ static uint32_t *find_components(const call_graph *g, size_t n,
     return comp;
 }
 
-uint32_t *ph_call_cycles(const ph_profile *p, int part, uint32_t *ncycles)
+uint32_t *ph_call_cycles(const ph_profile *p, int part)
 {
     size_t n = ph_func_count(p);
+    uint32_t ncycles;
     call_graph g = {0};
     graph_of(p, part, n, &g);
-    uint32_t *comp = find_components(&g, n, ncycles);
+    uint32_t *comp = find_components(&g, n, &ncycles);
     graph_free(&g);
     return comp;
 }

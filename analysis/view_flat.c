@@ -515,10 +515,8 @@ int ph_flat_recursive(const ph_flat *v, const ph_profile *p,
         return 1;
     if (ph_flat_is_tree(v, c))
         return 0;      /* tree records follow the stacks already */
-    if (!v->cycle_of) {  /* the view's one lazily made part */
-        uint32_t n;
-        ((ph_flat *)v)->cycle_of = ph_call_cycles(p, PH_ALL_PARTS, &n);
-    }
+    if (!v->cycle_of)  /* the view's one lazily made part */
+        ((ph_flat *)v)->cycle_of = ph_call_cycles(p, PH_ALL_PARTS);
     uint32_t k = v->cycle_of[c->caller->id - 1];
     return k && k == v->cycle_of[c->callee->id - 1];
 }
