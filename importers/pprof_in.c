@@ -493,6 +493,8 @@ static int read_samples(reader *r)
         ph_sample_add(r->p, node, part_for(r, labs, s->n_label), vals,
                       ph_event_nreal(r->p), labs, s->n_label);
         if ((i & 4095) == 0) {
+            /* the samples are read last: the bytes before are done */
+            ph_input_release(r->in, off);
             ph_input_progress(r->in, off);
             ph_stock_progress(stock, i);
         }

@@ -48,7 +48,7 @@ struct ph_input {
     ph_progress_fn progress;
     void *progress_ctx;
     size_t next_progress;
-    size_t dropped;             /* mapped bytes given back (progress) */
+    size_t dropped;             /* bytes given back (progress, release) */
     char *error;                /* first error, NULL if none */
     char *full;                 /* error + "\n" + note, built on demand */
     char *note;
@@ -593,6 +593,22 @@ void ph_input_progress(ph_input *in, size_t done)
     }
     if (in->progress)
         in->progress(in->progress_ctx, done, in->size);
+}
+
+/* Released bytes are given back in steps of this much at least. */
+#define RELEASE_STEP ((size_t)2 << 20)
+
+void ph_input_release(ph_input *in, size_t off)
+{
+    if (!in->owned || off > in->size || off < in->dropped + RELEASE_STEP)
+        return;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t from = ((uintptr_t)in->owned + in->dropped + page - 1) &
+                     ~(page - 1);
+    uintptr_t to = ((uintptr_t)in->owned + off) & ~(page - 1);
+    if (to > from)
+        (void)madvise((void *)from, to - from, MADV_DONTNEED);
+    in->dropped = off;
 }
 
 /* ------------------------------------------------------------------ */

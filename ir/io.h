@@ -69,6 +69,11 @@ PH_API int ph_input_raw_addresses(const ph_input *in);
 typedef void (*ph_progress_fn)(void *ctx, size_t done, size_t total);
 PH_API void ph_input_set_progress(ph_input *in, ph_progress_fn fn, void *ctx);
 PH_API void ph_input_progress(ph_input *in, size_t done);
+/* The reader will not read the bytes before off again: an inflated or
+ * piped copy gives back their whole pages, which the profile's next blocks
+ * take again (far cheaper than pages new to the process on a virtual
+ * machine); the bytes read as zeros from then on. */
+PH_API void ph_input_release(ph_input *in, size_t off);
 
 /* --- line reader (text formats) ---
  * Lines are views into the data, without the line end ("\n", "\r\n"); a

@@ -14,7 +14,9 @@
 # blocks another thread makes ready: the same, on the real samples and on
 # the big file converted.  The cachegrind reader, which the same threads
 # serve: the same, and what the parser alone gives (a pipe, one job), on
-# the samples and on broken copies.  valgrind or perl missing => skip (77).
+# the samples and on broken copies.  The pprof reader, which gives back
+# the inflated bytes it has read: the big file gzip'd reads as its plain
+# copy.  valgrind or perl missing => skip (77).
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program valgrind perl
 
@@ -187,6 +189,16 @@ done
         2>/dev/null || { echo "ERROR: cannot convert $big"; exit 99; }
 same "$tmp/big.pb.gz"
 same "$tmp/big.drcctprof"
+# The pprof reader gives back the inflated bytes it has read (2.7 MB here,
+# given back by 2 MiB): the gzip'd file reads as its plain copy (mapped).
+gzip -dc "$tmp/big.pb.gz" >"$tmp/big.pb"
+for f in big.pb.gz big.pb; do
+    { ph 1 summary -n 0 "$tmp/$f"; ph 1 convert -t callgrind -o - "$tmp/$f"
+    } 2>&1 | sed "s|$tmp/$f|F|g" >"$tmp/read.$f"
+done
+checks=$((checks + 1))
+cmp -s "$tmp/read.big.pb.gz" "$tmp/read.big.pb" ||
+    fail "the gzip'd pprof file reads otherwise than its plain copy"
 same_diff "$SAMPLES/callgrind/chain.default.out" "$big"
 same_diff "$big" "$tmp/crlf.out"
 same_diff "$big" "$tmp/badcost.out"
