@@ -40,7 +40,8 @@ typedef struct tree_row {
     const ph_part *part;
     uint64_t addr;
     uint32_t line;
-    const int64_t *cost;      /* nreal values */
+    uint32_t width;           /* the sample's values (the rest are 0) */
+    const int64_t *cost;
 } tree_row;
 
 struct ph_flat {
@@ -48,8 +49,6 @@ struct ph_flat {
     /* rows from the tree, grouped by function: rows[first[f] .. first[f+1]) */
     tree_row *rows;
     size_t *first, nrows;
-    int64_t *padded;          /* costs of samples narrower than nreal */
-    size_t npad;              /* such samples */
     /* call records from the tree, linked per caller and per callee */
     ph_call *calls;
     size_t ncalls;
@@ -79,12 +78,12 @@ typedef struct sample_scan {
 } sample_scan;
 
 /* The rows' first pass: each sample's frame (returned: its node is a
- * cache miss, looked up once), the rows per function (v->first), the
- * samples narrower than the view (v->npad) and the scan. */
+ * cache miss, looked up once), the rows per function (v->first) and the
+ * scan. */
 static const ph_frame **tree_rows_scan(const ph_profile *p, ph_flat *v,
                                        sample_scan *scan)
 {
-    size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
+    size_t nf = ph_func_count(p), ns = ph_sample_count(p);
     const ph_frame **frame = ph_xmalloc((ns + 1) * sizeof *frame);
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     scan->used = ph_xcalloc(ph_part_count(p) + 1, 1);
@@ -97,10 +96,8 @@ static const ph_frame **tree_rows_scan(const ph_profile *p, ph_flat *v,
         if (s->node)
             scan->has[ph_node_id(p, s->node) - 1] = 1;
         frame[i] = fr && fr->func ? fr : NULL;
-        if (frame[i]) {
+        if (frame[i])
             v->first[fr->func->id]++;
-            v->npad += s->width < w;
-        }
     }
     for (size_t f = 1; f <= nf; f++)
         v->first[f] += v->first[f - 1];
@@ -113,10 +110,8 @@ static const ph_frame **tree_rows_scan(const ph_profile *p, ph_flat *v,
 static void tree_rows_fill(const ph_profile *p, ph_flat *v,
                            const ph_frame **frame)
 {
-    size_t nf = ph_func_count(p), ns = ph_sample_count(p), w = v->width;
-    size_t npad = 0;
+    size_t nf = ph_func_count(p), ns = ph_sample_count(p);
     v->rows = ph_xcalloc(v->nrows + 1, sizeof *v->rows);
-    v->padded = ph_xcalloc(v->npad * w + 1, sizeof *v->padded);
     size_t *fill = ph_xcalloc(nf + 1, sizeof *fill);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
@@ -124,14 +119,8 @@ static void tree_rows_fill(const ph_profile *p, ph_flat *v,
         if (!fr)
             continue;
         size_t f = fr->func->id - 1;
-        tree_row *r = &v->rows[v->first[f] + fill[f]++];
-        const int64_t *cost = s->cost;
-        if (s->width < w) {
-            int64_t *c = v->padded + npad++ * w;
-            memcpy(c, s->cost, s->width * sizeof *c);
-            cost = c;
-        }
-        *r = (tree_row){s->part, fr->addr, fr->line, cost};
+        v->rows[v->first[f] + fill[f]++] =
+            (tree_row){s->part, fr->addr, fr->line, s->width, s->cost};
     }
     free(fill);
 }
@@ -164,6 +153,14 @@ int ph_flat_rows_next(ph_flat_iter *it, ph_row *out)
         out->line = r->line;
         out->file = it->f->file;
         out->cost = r->cost;
+        if (r->width < it->v->width) {
+            /* a sample keeps no trailing zeros (ph_sample_add): the row
+             * iterator's buffer, done with, takes the whole vector */
+            int64_t *c = it->rows.wide ? it->rows.wide : it->rows.buf;
+            memcpy(c, r->cost, r->width * sizeof *c);
+            memset(c + r->width, 0, (it->v->width - r->width) * sizeof *c);
+            out->cost = c;
+        }
         return 1;
     }
     return 0;
@@ -667,7 +664,6 @@ static void free_view(void *data)
     ph_flat *v = data;
     free(v->rows);
     free(v->first);
-    free(v->padded);
     free(v->calls);
     free(v->incl);
     free(v->out_first);

@@ -663,7 +663,9 @@ PH_API uint64_t ph_node_ext_id(const ph_profile *p, const ph_node *n);
 PH_API void ph_node_set_ext_id(ph_profile *p, const ph_node *n,
                                uint64_t ext_id);
 
-/* Attach a sample of n values (n <= nreal) to node, with labels copied. */
+/* Attach a sample of n values (n <= nreal) to node, with labels copied.
+ * Its trailing zeros are not kept: s->width counts the values up to the
+ * last that is not 0 (ph_sample_value reads the rest as 0). */
 PH_API ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
                                 const int64_t *cost, size_t n,
                                 const ph_label *labels, size_t nlabels);

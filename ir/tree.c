@@ -424,6 +424,8 @@ ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
         part = ph_profile_default_part(p);
     if (n > p->reals.n)
         n = p->reals.n;
+    while (n && cost[n - 1] == 0)   /* trailing zeros are not kept */
+        n--;
     if (p->samples.n >= UINT32_MAX - 1)
         ph_oom();
     s->node = node;

@@ -2,10 +2,13 @@
 # pprof_export.sh -- go tool pprof reads what we write: for every pprof
 # sample, pprof -> profhub -> pprof gives the same `go tool pprof -top`
 # table and the same `-traces` (every sample's value and stack) for every
-# sample type; the largest callgrind sample converted to pprof gives
-# go tool pprof the same total and the same flat cost per function as our
-# summary (stacks are approximated from flat data, so cum is not compared),
-# and converting that pprof back to callgrind keeps the totals.
+# sample type, and pprof -> callgrind gives every function the flat cost
+# go tool pprof gives it in every sample type.  The largest callgrind
+# sample and the one with 13 events, converted to pprof, give go tool
+# pprof the same total and the same flat cost per function as our summary
+# (stacks are approximated from flat data, so cum is not compared), and
+# converting that pprof back to callgrind keeps the totals and that flat
+# cost.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/e2e/lib.sh"
 need_program go python3
 CMP="python3 $top_srcdir/tests/e2e/pprofcmp.py"
@@ -30,6 +33,36 @@ table() {   # FILE EVENT UNIT -> the -top table and its total line
     go tool pprof -top -nodecount=1000 -nodefraction=0 -edgefraction=0 \
         -sample_index="$2" $(unit_flag "$3") "$1" 2>/dev/null |
         sed -n '/^Showing nodes/,$p'
+}
+
+# flat_same TOP CSV EVENT: every function's flat in go tool pprof -top
+# (TOP) equals its self EVENT in our summary (CSV), and the totals too.
+flat_same() {
+    python3 - "$@" <<'PY'
+import csv, re, sys
+top, total, on = {}, None, False
+for line in open(sys.argv[1]):
+    m = re.search(r"of (-?\d+)[A-Za-z]* total", line)   # 12ns, 12B
+    if m and total is None:
+        total = int(m.group(1))
+    if re.match(r"^\s+flat\s+flat%", line):
+        on = True
+        continue
+    if on and line.strip():
+        p = line.split(None, 5)
+        n = re.sub(r" \(inline\)$", "", p[5].rstrip("\n"))
+        top[n] = top.get(n, 0) + int(re.sub(r"[A-Za-z]+$", "", p[0]))
+ours = {}
+for r in csv.DictReader(open(sys.argv[2])):
+    n = r.get("function") or r["name"]
+    ours[n] = ours.get(n, 0) + int(r["self_" + sys.argv[3]])
+bad = [n for n in set(top) | set(ours) if top.get(n, 0) != ours.get(n, 0)]
+for n in sorted(bad)[:10]:
+    print(n, top.get(n, 0), ours.get(n, 0))
+s = sum(ours.values())
+print("%d functions, total pprof %s ours %s, %d flat differ" % (len(top), total, s, len(bad)))
+sys.exit(1 if bad or total != s else 0)
+PY
 }
 
 set -- "$SAMPLES"/pprof/*.pb.gz
@@ -58,56 +91,65 @@ for f in "$@"; do
     done <"$tmp/events"
 done
 
-# Flat data: the largest callgrind sample.
-cg=$(ls -S "$SAMPLES"/callgrind/*.out 2>/dev/null | head -1)
-if [ -n "$cg" ]; then
+# pprof -> callgrind: every function's self cost in every event is go tool
+# pprof's flat of the source (samples keep no trailing zeros: a heap
+# sample's inuse values are often 0 after alloc ones that are not).
+for f in "$@"; do
+    name=$(basename "$f")
+    expect_status 0 "$PROFHUB" convert -t callgrind "$f" -o "$tmp/back.cg" ||
+        continue
+    events_of "$f" >"$tmp/events"
+    while read -r ev unit; do
+        checks=$((checks + 1))
+        go tool pprof -top -nodecount=100000 -nodefraction=0 \
+            -edgefraction=0 -sample_index="$ev" $(unit_flag "$unit") "$f" \
+            >"$tmp/top.txt" 2>/dev/null
+        "$PROFHUB" summary -n 0 -f csv -e "$ev" "$tmp/back.cg" >"$tmp/ours.csv"
+        if flat_same "$tmp/top.txt" "$tmp/ours.csv" "$ev" >"$tmp/cmp"; then
+            echo "$name -> callgrind $ev: $(tail -1 "$tmp/cmp")"
+        else
+            fail "$name -> callgrind $ev: flat differs from go tool pprof"
+            cat "$tmp/cmp"
+        fi
+    done <"$tmp/events"
+done
+
+# Flat data: the largest callgrind sample, and the one with 13 events
+# (cache and branch simulation: many of its lines cost 0 in the last
+# events).  Its pprof's flat per function is our summary's self cost; and
+# back to callgrind, the totals survive and every function's self cost in
+# every event is that flat again.
+for cg in $(ls -S "$SAMPLES"/callgrind/*.out 2>/dev/null | head -1) \
+          "$SAMPLES/callgrind/chain.cache-branch.out"; do
+    [ -s "$cg" ] || continue
     name=$(basename "$cg")
     expect_status 0 "$PROFHUB" convert "$cg" -o "$tmp/cg.pb.gz"
     if ! grep -q "approximated" "$tmp/err"; then
         fail "$name: no warning that the stacks are approximated"
         show_output
     fi
+    expect_status 0 "$PROFHUB" convert "$tmp/cg.pb.gz" -o "$tmp/back.callgrind"
     events_of "$cg" >"$tmp/events"
     while read -r ev unit; do
-        checks=$((checks + 1))
+        checks=$((checks + 2))
         go tool pprof -top -nodecount=100000 -nodefraction=0 -edgefraction=0 \
             -sample_index="$ev" "$tmp/cg.pb.gz" >"$tmp/top.txt" 2>/dev/null
         "$PROFHUB" summary -n 0 -f csv -e "$ev" "$cg" >"$tmp/ours.csv"
         # Compare flat only: blank the cum column on both sides.
-        python3 - "$tmp/top.txt" "$tmp/ours.csv" "$ev" >"$tmp/cmp" <<'PY'
-import csv, re, sys
-top, total, on = {}, None, False
-for line in open(sys.argv[1]):
-    m = re.search(r"of (-?\d+) total", line)
-    if m and total is None:
-        total = int(m.group(1))
-    if re.match(r"^\s+flat\s+flat%", line):
-        on = True
-        continue
-    if on and line.strip():
-        p = line.split(None, 5)
-        n = re.sub(r" \(inline\)$", "", p[5].rstrip("\n"))
-        top[n] = top.get(n, 0) + int(p[0])
-ours = {}
-for r in csv.DictReader(open(sys.argv[2])):
-    n = r.get("function") or r["name"]
-    ours[n] = ours.get(n, 0) + int(r["self_" + sys.argv[3]])
-bad = [n for n in set(top) | set(ours) if top.get(n, 0) != ours.get(n, 0)]
-for n in sorted(bad)[:10]:
-    print(n, top.get(n, 0), ours.get(n, 0))
-s = sum(ours.values())
-print("%d functions, total pprof %s ours %s, %d flat differ" % (len(top), total, s, len(bad)))
-sys.exit(1 if bad or total != s else 0)
-PY
-        if [ $? -eq 0 ]; then
+        if flat_same "$tmp/top.txt" "$tmp/ours.csv" "$ev" >"$tmp/cmp"; then
             echo "$name -> pprof $ev: $(tail -1 "$tmp/cmp")"
         else
             fail "$name -> pprof $ev: go tool pprof disagrees"
             cat "$tmp/cmp"
         fi
+        "$PROFHUB" summary -n 0 -f csv -e "$ev" "$tmp/back.callgrind" \
+            >"$tmp/back.csv"
+        if ! flat_same "$tmp/top.txt" "$tmp/back.csv" "$ev" >"$tmp/cmp"; then
+            fail "$name -> pprof -> callgrind $ev: go tool pprof disagrees"
+            cat "$tmp/cmp"
+        fi
     done <"$tmp/events"
     # ... and back to callgrind: the totals survive.
-    expect_status 0 "$PROFHUB" convert "$tmp/cg.pb.gz" -o "$tmp/back.callgrind"
     "$PROFHUB" info -f json "$cg" | python3 -c '
 import json, sys
 print(sorted((e["name"], e["total"]) for e in json.load(sys.stdin)["events"] if not e["derived"]))' >"$tmp/t1"
@@ -121,7 +163,7 @@ print(sorted((e["name"], e["total"]) for e in json.load(sys.stdin)["events"] if 
         fail "$name -> pprof -> callgrind: totals changed"
         cat "$tmp/t1" "$tmp/t2"
     fi
-fi
+done
 
 # gprof's ticks (unit seconds, scale 1/rate) reach pprof as nanoseconds.
 g=$SAMPLES/gmon/chain-nopie

@@ -1,6 +1,7 @@
 /* tree_test.c -- CUnit suite for ir/tree.c: finding and creating
  * children, dense ids and depths, child and sample order, copied labels,
- * nodes in chunks of their own and cut from full-size blocks.
+ * samples without their trailing zeros, nodes in chunks of their own and
+ * cut from full-size blocks.
  */
 #include "config.h"
 
@@ -196,6 +197,22 @@ static void test_samples(void)
     CU_ASSERT_PTR_NOT_NULL(s1->part);
     CU_ASSERT_EQUAL(ph_part_count(p), 1);
     CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[1], 1000);
+    /* trailing zeros are not kept; the values read 0 all the same */
+    ph_sample *s3 = ph_sample_add(p, r, NULL, (int64_t[]){ 0, 5 }, 2, NULL,
+                                  0);
+    ph_sample *s4 = ph_sample_add(p, r, NULL, (int64_t[]){ 4, 0 }, 2, NULL,
+                                  0);
+    ph_sample *s5 = ph_sample_add(p, r, NULL, (int64_t[]){ 0, 0 }, 2, NULL,
+                                  0);
+    CU_ASSERT_EQUAL(s3->width, 2);
+    CU_ASSERT_EQUAL(s4->width, 1);
+    CU_ASSERT_EQUAL(s5->width, 0);
+    CU_ASSERT_EQUAL(ph_sample_value(s4, 0), 4);
+    CU_ASSERT_EQUAL(ph_sample_value(s4, 1), 0);
+    CU_ASSERT_EQUAL(ph_sample_value(s5, 0), 0);
+    CU_ASSERT_EQUAL(ph_sample_count(p), 5);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[0], 7);
+    CU_ASSERT_EQUAL(ph_totals(p, PH_ALL_PARTS)[1], 1005);
     ph_profile_free(p);
 }
 
