@@ -600,13 +600,13 @@ typedef struct ph_label {
 struct ph_sample {
     ph_node *node;
     ph_part *part;
-    int64_t *cost;        /* width values */
     uint32_t width;
     uint32_t nlabels;
     ph_label *labels;
     ph_str *strs;         /* per-event string values (drcctprof str metrics);
                              NULL if none; indexed by slot */
     ph_sample *next;      /* next sample on the same node */
+    int64_t cost[];       /* width values, right after the rest */
 };
 
 /* What a node stands for; nodes with equal frames share one entry of the

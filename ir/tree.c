@@ -417,7 +417,6 @@ ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
                          const int64_t *cost, size_t n,
                          const ph_label *labels, size_t nlabels)
 {
-    ph_sample *s = ph_arena_alloc(&p->arena, sizeof *s, alignof(ph_sample));
     uint32_t id = ph_node_id(p, node), last;
     reserve_nodes(p, p->nnodes);
     if (!part)
@@ -428,11 +427,9 @@ ph_sample *ph_sample_add(ph_profile *p, ph_node *node, ph_part *part,
         n--;
     if (p->samples.n >= UINT32_MAX - 1)
         ph_oom();
-    s->node = node;
-    s->part = part;
-    s->width = (uint32_t)n;
-    s->cost = ph_arena_alloc_raw(&p->arena, (n ? n : 1) * sizeof *s->cost,
-                                 alignof(int64_t));
+    ph_sample *s = ph_arena_alloc_raw(&p->arena, sizeof *s + n * sizeof *cost,
+                                      alignof(ph_sample));
+    *s = (ph_sample){.node = node, .part = part, .width = (uint32_t)n};
     if (n)
         memcpy(s->cost, cost, n * sizeof *cost);
     if (nlabels && labels) {
