@@ -1,6 +1,7 @@
-/* output.c -- ph_output: bytes out through a 64 KiB buffer, optionally
- * gzipped (through a MiB buffer, in members of up to a MiB, each
- * compressed in one call by libdeflate), into a temporary file beside the
+/* output.c -- ph_output: bytes out through a 64 KiB buffer (past it, to a
+ * file, MiB buffers that a second thread writes), optionally gzipped
+ * (through MiB buffers, in members of up to a MiB, each compressed in one
+ * call by libdeflate, on that thread), into a temporary file beside the
  * target that is renamed into place on commit and removed on abort or any
  * error, so an existing file is never truncated and a partial file never
  * appears.
@@ -30,12 +31,12 @@
 #include "jobs.h"
 
 #define BUF_SIZE ((size_t)64 << 10)
-/* The buffers handed to the gzip thread, and the most a gzip member
+/* The buffers handed to the writer thread, and the most a gzip member
  * holds: a hand-over costs two wake-ups, as much as deflating 64 KiB.
  * Readers take the members one after the other as one stream (gzip -d,
  * Go's compress/gzip, zlib, our ph_input); deflate's window is 32 KiB,
  * so a member of a MiB compresses as well as one stream. */
-#define ZJOB_SIZE ((size_t)1 << 20)
+#define JOB_SIZE ((size_t)1 << 20)
 
 typedef struct option_kv {
     char *key, *value;
@@ -60,10 +61,10 @@ typedef struct sink {
     const char *err_what;
 } sink;
 
-/* gzip on a second thread (ZJOB_SIZE buffers handed over one at a
- * time): deflate took a tenth of a conversion to pprof on the writer's
- * thread. */
-typedef struct zthread {
+/* gzip and the writes to a file on a second thread (JOB_SIZE buffers
+ * handed over one at a time): deflate took a tenth of a conversion to
+ * pprof on the writer's thread, write() 4% of one to callgrind. */
+typedef struct writer_thread {
     pthread_t th;
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -71,7 +72,7 @@ typedef struct zthread {
     size_t job_len;
     unsigned char *spare;   /* the buffer the thread gave back */
     int busy, quit;
-} zthread;
+} writer_thread;
 
 struct ph_output {
     char *path;          /* as given */
@@ -80,9 +81,9 @@ struct ph_output {
     int is_stdout;
     mode_t mode;         /* mode the committed file gets */
     unsigned char *buf;
-    size_t used, cap;    /* cap: BUF_SIZE, or ZJOB_SIZE for the thread */
+    size_t used, cap;    /* cap: BUF_SIZE, or JOB_SIZE for the thread */
     sink sk;             /* where the bytes go; the gzip thread's when on */
-    zthread *zt;         /* gzip on a thread of its own, or NULL */
+    writer_thread *wt;   /* gzip and writes on a thread, or NULL */
     int err_no;          /* first write error (errno), 0 if none */
     const char *err_what;
     char *msg;           /* first writer error (ph_output_error_set) */
@@ -310,13 +311,13 @@ static void write_fd(sink *sk, const unsigned char *p, size_t n)
     }
 }
 
-/* n bytes at p written as gzip members of up to ZJOB_SIZE bytes each
+/* n bytes at p written as gzip members of up to JOB_SIZE bytes each
  * (n may be 0: an empty member, the whole of an empty output), each
  * naming its size (gz_members.h). */
 static void deflate_bytes(sink *sk, const unsigned char *p, size_t n)
 {
     do {
-        size_t m = n < ZJOB_SIZE ? n : ZJOB_SIZE;
+        size_t m = n < JOB_SIZE ? n : JOB_SIZE;
         unsigned char *z = sk->zbuf;
         size_t zn = libdeflate_deflate_compress(
             sk->zc, p, m, z + PH_GZ_HEAD,
@@ -352,82 +353,82 @@ static void take_sink_error(ph_output *out)
 }
 
 /* ------------------------------------------------------------------ */
-/* gzip on a thread                                                    */
+/* gzip and writes on a thread                                         */
 
-static void *zthread_main(void *arg)
+static void *writer_main(void *arg)
 {
     ph_output *out = arg;
-    zthread *zt = out->zt;
-    pthread_mutex_lock(&zt->mu);
+    writer_thread *wt = out->wt;
+    pthread_mutex_lock(&wt->mu);
     for (;;) {
-        while (!zt->job && !zt->quit)
-            pthread_cond_wait(&zt->cv, &zt->mu);
-        if (!zt->job)
+        while (!wt->job && !wt->quit)
+            pthread_cond_wait(&wt->cv, &wt->mu);
+        if (!wt->job)
             break;
-        unsigned char *job = zt->job;
-        size_t len = zt->job_len;
-        zt->job = NULL;
-        zt->busy = 1;
-        pthread_mutex_unlock(&zt->mu);
+        unsigned char *job = wt->job;
+        size_t len = wt->job_len;
+        wt->job = NULL;
+        wt->busy = 1;
+        pthread_mutex_unlock(&wt->mu);
         if (!out->sk.err_no)
-            deflate_bytes(&out->sk, job, len);
-        pthread_mutex_lock(&zt->mu);
-        zt->spare = job;
-        zt->busy = 0;
-        pthread_cond_broadcast(&zt->cv);
+            sink_put(&out->sk, job, len);
+        pthread_mutex_lock(&wt->mu);
+        wt->spare = job;
+        wt->busy = 0;
+        pthread_cond_broadcast(&wt->cv);
     }
-    pthread_mutex_unlock(&zt->mu);
+    pthread_mutex_unlock(&wt->mu);
     return NULL;
 }
 
 /* Wait until the thread has nothing to do; the sink's error, if any,
  * becomes the output's. */
-static void zthread_wait(ph_output *out)
+static void writer_wait(ph_output *out)
 {
-    zthread *zt = out->zt;
-    pthread_mutex_lock(&zt->mu);
-    while (zt->job || zt->busy)
-        pthread_cond_wait(&zt->cv, &zt->mu);
+    writer_thread *wt = out->wt;
+    pthread_mutex_lock(&wt->mu);
+    while (wt->job || wt->busy)
+        pthread_cond_wait(&wt->cv, &wt->mu);
     take_sink_error(out);
-    pthread_mutex_unlock(&zt->mu);
+    pthread_mutex_unlock(&wt->mu);
 }
 
-static void zthread_start(ph_output *out)
+/* The thread, and buffers of JOB_SIZE (also when it cannot start). */
+static void writer_start(ph_output *out)
 {
-    zthread *zt = ph_xcalloc(1, sizeof *zt);
-    zt->spare = ph_xmalloc(ZJOB_SIZE);
-    pthread_mutex_init(&zt->mu, NULL);
-    pthread_cond_init(&zt->cv, NULL);
-    out->zt = zt;
-    if (pthread_create(&zt->th, NULL, zthread_main, out) != 0) {
-        out->zt = NULL;           /* gzip on this thread, then */
-        pthread_mutex_destroy(&zt->mu);
-        pthread_cond_destroy(&zt->cv);
-        free(zt->spare);
-        free(zt);
-        return;
+    out->buf = ph_xrealloc(out->buf, JOB_SIZE);
+    out->cap = JOB_SIZE;
+    writer_thread *wt = ph_xcalloc(1, sizeof *wt);
+    wt->spare = ph_xmalloc(JOB_SIZE);
+    pthread_mutex_init(&wt->mu, NULL);
+    pthread_cond_init(&wt->cv, NULL);
+    out->wt = wt;
+    if (pthread_create(&wt->th, NULL, writer_main, out) != 0) {
+        out->wt = NULL;           /* all on this thread, then */
+        pthread_mutex_destroy(&wt->mu);
+        pthread_cond_destroy(&wt->cv);
+        free(wt->spare);
+        free(wt);
     }
-    out->buf = ph_xrealloc(out->buf, ZJOB_SIZE);
-    out->cap = ZJOB_SIZE;
 }
 
 /* Finish the thread's work and end it. */
-static void zthread_stop(ph_output *out)
+static void writer_stop(ph_output *out)
 {
-    zthread *zt = out->zt;
-    if (!zt)
+    writer_thread *wt = out->wt;
+    if (!wt)
         return;
-    zthread_wait(out);
-    pthread_mutex_lock(&zt->mu);
-    zt->quit = 1;
-    pthread_cond_broadcast(&zt->cv);
-    pthread_mutex_unlock(&zt->mu);
-    pthread_join(zt->th, NULL);
-    pthread_mutex_destroy(&zt->mu);
-    pthread_cond_destroy(&zt->cv);
-    free(zt->spare);
-    free(zt);
-    out->zt = NULL;
+    writer_wait(out);
+    pthread_mutex_lock(&wt->mu);
+    wt->quit = 1;
+    pthread_cond_broadcast(&wt->cv);
+    pthread_mutex_unlock(&wt->mu);
+    pthread_join(wt->th, NULL);
+    pthread_mutex_destroy(&wt->mu);
+    pthread_cond_destroy(&wt->cv);
+    free(wt->spare);
+    free(wt);
+    out->wt = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -437,21 +438,21 @@ static void flush_buf(ph_output *out)
 {
     if (out->used == 0)
         return;
-    if (out->zt) {
+    if (out->wt) {
         /* hand the buffer over, write on into the one given back */
-        zthread *zt = out->zt;
-        zthread_wait(out);
+        writer_thread *wt = out->wt;
+        writer_wait(out);
         if (out->err_no) {
             out->used = 0;
             return;
         }
-        pthread_mutex_lock(&zt->mu);
-        zt->job = out->buf;
-        zt->job_len = out->used;
-        out->buf = zt->spare;
-        zt->spare = NULL;
-        pthread_cond_broadcast(&zt->cv);
-        pthread_mutex_unlock(&zt->mu);
+        pthread_mutex_lock(&wt->mu);
+        wt->job = out->buf;
+        wt->job_len = out->used;
+        out->buf = wt->spare;
+        wt->spare = NULL;
+        pthread_cond_broadcast(&wt->cv);
+        pthread_mutex_unlock(&wt->mu);
     } else if (!out->err_no) {
         sink_put(&out->sk, out->buf, out->used);
         take_sink_error(out);
@@ -470,8 +471,11 @@ void ph_output_write(ph_output *out, const void *data, size_t len)
         out->used += len;
         return;
     }
+    if (out->cap < JOB_SIZE && !out->sk.gzip && !out->is_stdout &&
+        ph_jobs() > 1)
+        writer_start(out);      /* more than a buffer: writes on a thread */
     flush_buf(out);
-    if (len >= out->cap && !out->zt) {
+    if (len >= out->cap && !out->wt) {
         /* Large block: skip the copy (gzip takes it in 1 GiB slices). */
         while (len > 0 && !out->err_no) {
             size_t n = len > (1u << 30) ? (1u << 30) : len;
@@ -569,16 +573,16 @@ void ph_output_set_gzip(ph_output *out)
     }
     out->sk.zbuf_size = PH_GZ_HEAD +
                         libdeflate_deflate_compress_bound(out->sk.zc,
-                                                          ZJOB_SIZE) +
+                                                          JOB_SIZE) +
                         PH_GZ_TAIL;
     out->sk.zbuf = ph_xmalloc(out->sk.zbuf_size);
     out->sk.gzip = 1;
     if (ph_jobs() > 1) {
-        zthread_start(out);
+        writer_start(out);
     } else {
         /* members of a MiB on this thread too */
-        out->buf = ph_xrealloc(out->buf, ZJOB_SIZE);
-        out->cap = ZJOB_SIZE;
+        out->buf = ph_xrealloc(out->buf, JOB_SIZE);
+        out->cap = JOB_SIZE;
     }
 }
 
@@ -589,7 +593,7 @@ static void free_output(ph_output *out)
 {
     size_t i;
 
-    zthread_stop(out);
+    writer_stop(out);
     libdeflate_free_compressor(out->sk.zc);
     free(out->msg);
     for (i = 0; i < out->nopts; i++) {
@@ -619,7 +623,7 @@ int ph_output_commit(ph_output *out, char *err, size_t errsize)
         return -1;
     }
     flush_buf(out);
-    zthread_stop(out);
+    writer_stop(out);
     if (out->sk.gzip && !out->err_no && out->sk.members == 0) {
         deflate_bytes(&out->sk, NULL, 0);   /* an empty gzip file */
         take_sink_error(out);
@@ -671,7 +675,7 @@ void ph_output_abort(ph_output *out)
 {
     if (!out)
         return;
-    zthread_stop(out);
+    writer_stop(out);
     if (!out->is_stdout && out->sk.fd >= 0)
         close(out->sk.fd);
     if (out->tmp)
