@@ -610,8 +610,11 @@ int ph_pprof_read(ph_input *in, ph_profile *p)
         rc = read_functions(&r);
     if (!rc)
         rc = read_locations(&r);
-    if (!rc)
+    if (!rc) {
+        /* a frame per line of a location at most */
+        ph_frames_reserve(p, r.nframes);
         rc = read_samples(&r);
+    }
     if (!rc && ph_part_count(p) == 0)
         ph_part_add(p, PH_PART_WHOLE);
     free_reader(&r);

@@ -323,15 +323,23 @@ void ph_htab_free(ph_htab *t)
     t->n = 0;
 }
 
-/* Double the capacity and put every item back by its stored hash. */
-static void grow_htab(ph_htab *t)
+/* Up to 3/4 full: the stored hashes keep a probe within a cache line or
+ * two, and a table of every function of a profile (16 bytes a slot) is
+ * half the size it is at 1/2. */
+static int htab_fits(size_t n, size_t cap)
+{
+    return n <= cap / 4 * 3;
+}
+
+/* At least cap slots, every item put back by its stored hash. */
+static void grow_htab(ph_htab *t, size_t cap)
 {
     size_t oldcap = t->mask + 1, i;
     uint64_t *oh = t->h;
     void **ov = t->v;
-    if (oldcap > SIZE_MAX / 2 / sizeof *t->h)
+    if (cap > SIZE_MAX / sizeof *t->h)
         ph_oom();
-    ph_htab_init(t, oldcap * 2);
+    ph_htab_init(t, cap);
     for (i = 0; i < oldcap; i++) {
         if (ov[i]) {
             size_t j = oh[i] & t->mask;
@@ -346,16 +354,26 @@ static void grow_htab(ph_htab *t)
     free(ov);
 }
 
+void ph_htab_reserve(ph_htab *t, size_t n)
+{
+    size_t cap = t->v ? t->mask + 1 : 16;
+    if (n > SIZE_MAX / 4 - t->n)
+        ph_oom();
+    while (!htab_fits(t->n + n, cap))
+        cap *= 2;
+    if (!t->v)
+        ph_htab_init(t, cap);
+    else if (cap > t->mask + 1)
+        grow_htab(t, cap);
+}
+
 void ph_htab_insert(ph_htab *t, uint64_t h, void *item)
 {
     size_t i;
     if (!t->v)
         ph_htab_init(t, 16);
-    /* up to 3/4 full: the stored hashes keep a probe within a cache line
-     * or two, and a table of every function of a profile (16 bytes a
-     * slot) is half the size it is at 1/2 */
-    if (4 * (t->n + 1) > 3 * (t->mask + 1))
-        grow_htab(t);
+    if (!htab_fits(t->n + 1, t->mask + 1))
+        grow_htab(t, 2 * (t->mask + 1));
     i = h & t->mask;
     while (t->v[i])
         i = (i + 1) & t->mask;

@@ -643,6 +643,9 @@ PH_API uint32_t ph_frame_index(ph_profile *p, ph_func *f, ph_object *obj,
                                uint64_t addr, uint32_t line, uint32_t flags);
 PH_API ph_node *ph_node_child_at(ph_profile *p, ph_node *parent,
                                  uint32_t frame);
+/* Room in the frame table for n more frames, for a reader that knows how
+ * many it may make (its table then does not grow step by step). */
+PH_API void ph_frames_reserve(ph_profile *p, size_t n);
 /* Create a new child even if an equal one exists (drcctprof files may hold
  * distinct contexts with equal frames; round trips keep them). */
 PH_API ph_node *ph_node_new(ph_profile *p, ph_node *parent, ph_func *f,

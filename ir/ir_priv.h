@@ -103,6 +103,8 @@ typedef struct ph_htab {
 void ph_htab_init(ph_htab *t, size_t cap);
 void ph_htab_free(ph_htab *t);
 void ph_htab_insert(ph_htab *t, uint64_t h, void *item);
+/* Room for n more items without growing step by step. */
+void ph_htab_reserve(ph_htab *t, size_t n);
 
 /* Mixing of integers into a hash (ph_hash_bytes: hash.h). */
 static inline uint64_t ph_hash_mix(uint64_t h, uint64_t v)

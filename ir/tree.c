@@ -111,6 +111,11 @@ static uint32_t frame_index(ph_profile *p, const ph_frame *f)
     return e->index;
 }
 
+void ph_frames_reserve(ph_profile *p, size_t n)
+{
+    ph_htab_reserve(&p->framemap, n);
+}
+
 const ph_frame *ph_node_frame(const ph_profile *p, const ph_node *n)
 {
     return &((const frame_ent *)p->frames.v[n->frame])->f;

@@ -59,6 +59,16 @@ static void test_children(void)
                     c3->frame);
     CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, r, fa), c2);
     CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, NULL, r->frame), r);
+    /* room made in the frame table: its frames found again */
+    ph_frames_reserve(p, 5000);
+    CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x24, 2, 0), fa);
+    CU_ASSERT_EQUAL(ph_frame_index(p, m, o, 0x10, 1, 0), r->frame);
+    uint32_t base = ph_frame_index(p, a, o, 0x1000, 3, 0);
+    CU_ASSERT_EQUAL(base, 5);
+    for (uint32_t k = 1; k < 5000; k++)
+        CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
+    for (uint32_t k = 0; k < 5000; k += 7)
+        CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
     CU_ASSERT_EQUAL(ph_node_count(p), 6);
     ph_node *c4 = ph_node_child_at(p, c1, fa);    /* a new child */
     CU_ASSERT_EQUAL(ph_node_id(p, c4), 7);
