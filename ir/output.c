@@ -82,7 +82,7 @@ struct ph_output {
     mode_t mode;         /* mode the committed file gets */
     unsigned char *buf;
     size_t used, cap;    /* cap: BUF_SIZE, or JOB_SIZE for the thread */
-    sink sk;             /* where the bytes go; the gzip thread's when on */
+    sink sk;             /* where the bytes go; the writer thread's when on */
     writer_thread *wt;   /* gzip and writes on a thread, or NULL */
     int err_no;          /* first write error (errno), 0 if none */
     const char *err_what;
@@ -344,7 +344,7 @@ static void sink_put(sink *sk, const unsigned char *p, size_t n)
         write_fd(sk, p, n);
 }
 
-/* The sink's first error becomes the output's (with the gzip thread on:
+/* The sink's first error becomes the output's (with the writer thread on:
  * only while that thread waits). */
 static void take_sink_error(ph_output *out)
 {
@@ -393,11 +393,17 @@ static void writer_wait(ph_output *out)
     pthread_mutex_unlock(&wt->mu);
 }
 
-/* The thread, and buffers of JOB_SIZE (also when it cannot start). */
-static void writer_start(ph_output *out)
+/* Buffers of JOB_SIZE from now on. */
+static void job_buffers(ph_output *out)
 {
     out->buf = ph_xrealloc(out->buf, JOB_SIZE);
     out->cap = JOB_SIZE;
+}
+
+/* The thread, and buffers of JOB_SIZE (also when it cannot start). */
+static void writer_start(ph_output *out)
+{
+    job_buffers(out);
     writer_thread *wt = ph_xcalloc(1, sizeof *wt);
     wt->spare = ph_xmalloc(JOB_SIZE);
     pthread_mutex_init(&wt->mu, NULL);
@@ -577,13 +583,10 @@ void ph_output_set_gzip(ph_output *out)
                         PH_GZ_TAIL;
     out->sk.zbuf = ph_xmalloc(out->sk.zbuf_size);
     out->sk.gzip = 1;
-    if (ph_jobs() > 1) {
+    if (ph_jobs() > 1)
         writer_start(out);
-    } else {
-        /* members of a MiB on this thread too */
-        out->buf = ph_xrealloc(out->buf, JOB_SIZE);
-        out->cap = JOB_SIZE;
-    }
+    else
+        job_buffers(out);   /* members of a MiB on this thread too */
 }
 
 /* ------------------------------------------------------------------ */
