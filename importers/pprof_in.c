@@ -236,6 +236,7 @@ static int read_functions(reader *r)
     size_t n = r->ix.n[PH_PPROF_FUNCTION], len;
     const unsigned char *p;
     ph_idmap_init(&r->funcs, n);
+    ph_funcs_reserve(r->p, n);  /* a function per record at most (func_at) */
     r->func_of = ph_xcalloc(n + 1, sizeof *r->func_of);
     r->fn_text = ph_xcalloc(n + 1, sizeof *r->fn_text);
     for (size_t i = 0; i < n; i++) {

@@ -152,6 +152,9 @@ PH_API const char *ph_profile_format(const ph_profile *p);
 #define PH_STR_COMPOUND_MIN 64
 
 PH_API ph_str ph_str_intern(ph_profile *p, const char *s, size_t len);
+/* Room for n more strings, for a reader that knows how many it may intern
+ * (the table then grows once). */
+PH_API void ph_str_reserve(ph_profile *p, size_t n);
 /* A text's hashes worked out ahead, on another thread than the one that
  * interns it (a reader's look-ahead), so that interning does not read the
  * text again: the whole text's and, for a compound string, each part's
@@ -320,6 +323,9 @@ PH_API ph_file *ph_file_at(const ph_profile *p, size_t i);
  * object may be NULL. */
 PH_API ph_func *ph_func_get(ph_profile *p, ph_str name, ph_file *file,
                             ph_object *obj);
+/* Room for n more functions, for a reader that knows how many it may make
+ * (the function table and per-function arrays then grow once). */
+PH_API void ph_funcs_reserve(ph_profile *p, size_t n);
 /* Self cost of f in event ev in fractions of a unit, when the source
  * attributed finer than the integer rows (gprof credits a symbol its share
  * of a histogram bin; the rows keep whole ticks).  One event per profile

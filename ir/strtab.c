@@ -81,11 +81,12 @@ static inline uint64_t slot_of(uint32_t hash, size_t handle)
     return (uint64_t)hash << 32 | (uint32_t)handle;
 }
 
-static void grow_slots(ph_profile *p)
+/* A table of cap slots (a power of two), every handle put back. */
+static void resize_slots(ph_profile *p, size_t cap)
 {
-    size_t cap = (p->strmask + 1) * 2, i;
+    size_t i;
     uint64_t *slots;
-    if (cap > SIZE_MAX / 2 / sizeof *slots)
+    if (cap > SIZE_MAX / sizeof *slots)
         ph_oom();
     slots = ph_xcalloc_written(cap, sizeof *slots);
     for (i = 0; i <= p->strmask; i++) {
@@ -189,7 +190,7 @@ static ph_str add_entry(ph_profile *p, size_t i, uint32_t h, const char *s,
     p->strslots[i] = slot_of(h, p->nstrs);
     p->nstrs++;
     if (p->nstrs * 2 > p->strmask + 1)
-        grow_slots(p);
+        resize_slots(p, 2 * (p->strmask + 1));
     return (ph_str)(p->nstrs - 1);
 }
 
@@ -330,6 +331,21 @@ static ph_str intern_hashed(ph_profile *p, const char *s, size_t len,
     memcpy(copy, s, len);
     copy[len] = '\0';
     return add_entry(p, i, h, copy, len, NULL, 0);
+}
+
+void ph_str_reserve(ph_profile *p, size_t n)
+{
+    size_t cap = p->strmask + 1;
+    if (n > UINT32_MAX - p->nstrs)
+        ph_oom();
+    if (p->nstrs + n > p->capstrs) {
+        p->capstrs = p->nstrs + n;
+        p->strs = ph_xrealloc(p->strs, p->capstrs * sizeof *p->strs);
+    }
+    while ((p->nstrs + n) * 2 > cap)
+        cap *= 2;
+    if (cap > p->strmask + 1)
+        resize_slots(p, cap);
 }
 
 ph_str ph_str_intern(ph_profile *p, const char *s, size_t len)

@@ -138,6 +138,14 @@ ph_func *ph_func_get(ph_profile *p, ph_str name, ph_file *file,
     return f;
 }
 
+void ph_funcs_reserve(ph_profile *p, size_t n)
+{
+    void *arr = p->fx;
+    ph_array_reserve(&arr, &p->fxcap, p->funcs.n + n, sizeof *p->fx);
+    p->fx = arr;
+    ph_htab_reserve(&p->funcmap, n);
+}
+
 size_t ph_func_count(const ph_profile *p)
 {
     return p->funcs.n;

@@ -134,6 +134,7 @@ int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
                                   "be empty", (int)(slen < 40 ? slen : 40),
                                   s);
     t->strs = ph_xcalloc(n, sizeof *t->strs);
+    ph_str_reserve(p, n);
     for (size_t i = 1; i < n; i++) {
         if (table_entry(in, ix, data, len, field, i, &s, &slen) < 0)
             return -1;

@@ -1,6 +1,6 @@
 /* strtab_test.c -- CUnit suite for ir/strtab.c: interning, handle 0,
- * lengths, bytes with NULs, many strings (table growth), compound strings,
- * the metadata list of ir/profile.c.
+ * lengths, bytes with NULs, many strings (table growth, room made ahead),
+ * compound strings, the metadata list of ir/profile.c.
  */
 #include "config.h"
 
@@ -46,12 +46,17 @@ static void test_embedded_nul(void)
     ph_profile_free(p);
 }
 
-static void test_many(void)
+/* 50000 strings, with room made for them first (reserve) or not. */
+static void many_strings(int reserve)
 {
     ph_profile *p = ph_profile_new();
     static ph_str h[50000];
     char buf[32];
     int i;
+    if (reserve) {
+        ph_str_intern0(p, "fn_0");
+        ph_str_reserve(p, 49999);
+    }
     for (i = 0; i < 50000; i++) {
         snprintf(buf, sizeof buf, "fn_%d", i);
         h[i] = ph_str_intern0(p, buf);
@@ -64,6 +69,12 @@ static void test_many(void)
     }
     CU_ASSERT_EQUAL(ph_str_count(p), 50001);
     ph_profile_free(p);
+}
+
+static void test_many(void)
+{
+    many_strings(0);
+    many_strings(1);
 }
 
 static void test_meta(void)

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <CUnit/CUnit.h>
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "ir.h"
@@ -59,6 +60,18 @@ static void test_children(void)
                     c3->frame);
     CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, r, fa), c2);
     CU_ASSERT_PTR_EQUAL(ph_node_child_at(p, NULL, r->frame), r);
+    /* room made for functions: those there found again, new ones made */
+    ph_funcs_reserve(p, 3000);
+    CU_ASSERT_PTR_EQUAL(ph_func_get(p, ph_str_intern0(p, "a"), NULL, NULL),
+                        a);
+    for (int k = 0; k < 3000; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "g%d", k);
+        ph_func *g = ph_func_get(p, ph_str_intern0(p, name), NULL, NULL);
+        CU_ASSERT_EQUAL(g->id, 3 + (uint32_t)k);
+    }
+    CU_ASSERT_PTR_EQUAL(ph_func_get(p, ph_str_intern0(p, "main"), NULL,
+                                    NULL), m);
     /* room made in the frame table: its frames found again */
     ph_frames_reserve(p, 5000);
     CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x24, 2, 0), fa);
