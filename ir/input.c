@@ -20,6 +20,7 @@
 
 #include "io.h"
 #include "ir/gz_members.h"
+#include "ir/ir_priv.h"
 #include "ir/jobs.h"
 
 /* Readers get a progress call from the line reader every this many bytes. */
@@ -251,6 +252,7 @@ static void inflate_run(void *arg)
     for (size_t i = r->first; r->ok && i < r->first + r->n; i++) {
         const member *m = &r->m[i];
         size_t want = m[1].out - m->out, in_used, out_used;
+        ph_prefault(r->out + m->out, want);
         r->ok = libdeflate_gzip_decompress_ex(d, r->src + m->at, m->size,
                                               r->out + m->out, want,
                                               &in_used, &out_used) ==
@@ -327,6 +329,7 @@ static int inflate_whole(const unsigned char *src, size_t len,
         return -1;
     if (!ph_mem_allows(cap) || !(buf = malloc(cap)))
         return -1;
+    ph_prefault(buf, cap);
     d = libdeflate_alloc_decompressor();
     while (d) {
         rc = libdeflate_gzip_decompress_ex(d, src + pos, len - pos,

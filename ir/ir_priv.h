@@ -38,6 +38,10 @@ typedef struct ph_arena_pos {
     size_t used;
 } ph_arena_pos;
 
+/* The pages of [p, p + n), fresh memory about to be written whole,
+ * mapped in one call rather than a fault at a time (alloc.c). */
+void ph_prefault(void *p, size_t n);
+
 void ph_arena_init(ph_arena *a);
 void ph_arena_free(ph_arena *a);
 /* n bytes aligned to align (a power of two), zeroed. */

@@ -98,6 +98,7 @@ static void *new_block(void)
     if (!ph_mem_allows(PH_ARENA_MAX_BLOCK) ||
         posix_memalign(&q, PH_ARENA_MAX_BLOCK, PH_ARENA_MAX_BLOCK) != 0)
         return NULL;
+    ph_prefault(q, PH_ARENA_MAX_BLOCK);
     return q;
 }
 
