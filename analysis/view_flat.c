@@ -84,7 +84,7 @@ static const ph_frame **tree_rows_scan(const ph_profile *p, ph_flat *v,
                                        sample_scan *scan)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p);
-    const ph_frame **frame = ph_xmalloc((ns + 1) * sizeof *frame);
+    const ph_frame **frame = ph_xmalloc_written((ns + 1) * sizeof *frame);
     v->first = ph_xcalloc(nf + 2, sizeof *v->first);
     scan->used = ph_xcalloc(ph_part_count(p) + 1, 1);
     scan->has = ph_xcalloc(ph_node_count(p) + 1, 1);
@@ -111,7 +111,7 @@ static void tree_rows_fill(const ph_profile *p, ph_flat *v,
                            const ph_frame **frame)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p);
-    v->rows = ph_xcalloc(v->nrows + 1, sizeof *v->rows);
+    v->rows = ph_xcalloc_written(v->nrows + 1, sizeof *v->rows);
     size_t *fill = ph_xcalloc(nf + 1, sizeof *fill);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);

@@ -290,7 +290,7 @@ static int read_locations(reader *r)
     ph_pprof_location l = {0};
     int rc = 0;
     ph_idmap_init(&r->locs, n);
-    r->loc = ph_xcalloc(n + 1, sizeof *r->loc);
+    r->loc = ph_xcalloc_written(n + 1, sizeof *r->loc);
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_LOCATION, i);
         loc_info *li = &r->loc[i];

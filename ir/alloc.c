@@ -161,9 +161,19 @@ void *ph_xcalloc_written(size_t n, size_t size)
         ph_oom();
     if (n * size < FRESH_ZEROS)
         return ph_xcalloc(n, size);
-    void *q = ph_xmalloc(n * size);
-    ph_prefault(q, n * size);
+    void *q = ph_xmalloc_written(n * size);
     memset(q, 0, n * size);
+    return q;
+}
+
+/* Below this, malloc's memory is mostly pages the process has written. */
+#define PREFAULT_MIN ((size_t)64 << 10)
+
+void *ph_xmalloc_written(size_t n)
+{
+    void *q = ph_xmalloc(n);
+    if (n >= PREFAULT_MIN)
+        ph_prefault(q, n);
     return q;
 }
 
@@ -334,7 +344,8 @@ void ph_htab_init(ph_htab *t, size_t cap)
     size_t c = 16;
     while (c < cap)
         c *= 2;
-    t->h = ph_xmalloc(c * sizeof *t->h);
+    /* written at random: a page soon holds a hash in use */
+    t->h = ph_xmalloc_written(c * sizeof *t->h);
     t->v = ph_xcalloc_written(c, sizeof *t->v);
     t->mask = c - 1;
     t->n = 0;

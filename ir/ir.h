@@ -71,6 +71,9 @@ PH_API void *ph_xcalloc(size_t n, size_t size);
 /* Zeros written at once, for a block read before it is written (a hash
  * table's slots, sums): a page then faults once, not twice (alloc.c). */
 PH_API void *ph_xcalloc_written(size_t n, size_t size);
+/* n bytes the caller is about to write whole (an array filled at once):
+ * their pages mapped in one call, not a fault at a time (alloc.c). */
+PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
 /* p grown from old to n bytes, the new ones zero.  A big one is a fresh
  * calloc with the old bytes copied in: its zero pages are not touched
