@@ -4,7 +4,8 @@
  * (KCachegrind clears its tables at each part), relative subpositions,
  * calls with their inclusive cost, jumps, derived events as event: lines,
  * and summary:/totals: equal to the data.  Rows and calls come from the
- * flat view (analysis/), which holds a context tree's costs exactly.  Negative costs (diffs) are written as they are. */
+ * flat view (analysis/), which holds a context tree's costs exactly.
+ * Negative costs (diffs) are written as they are. */
 #include "config.h"
 
 #include <stdint.h>
@@ -453,7 +454,7 @@ int ph_callgrind_write(const ph_profile *p, ph_output *out)
         const ph_func *f = ph_func_at(p, i);
         ph_flat_iter it;
         ph_row r;
-            const ph_call *c;
+        const ph_call *c;
         ph_flat_rows_init(&it, w.v, p, f, NULL);
         while (!w.instr && ph_flat_rows_next(&it, &r))
             w.instr = r.addr != 0;
