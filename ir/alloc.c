@@ -1,6 +1,8 @@
 /* alloc.c -- malloc that never returns NULL (ph_oom on failure) and keeps
- * within the memory limit, a qsort
- * safe on empty arrays, saturating sums of costs, the growable pointer vector and the open-addressing table used across ir/.
+ * within the memory limit, fresh memory mapped before it is written
+ * (ph_prefault), a qsort safe on empty arrays, saturating sums of costs,
+ * the growable pointer vector and the open-addressing table used across
+ * ir/.
  */
 #include "config.h"
 

@@ -1,13 +1,16 @@
 /* analysis_test.c -- CUnit suite for analysis/: cycles and gprof's
  * inclusive rule, grouped tables, ratio of sums, class names, callers and
- * callees, rename rules, merge and diff, on hand-built IR. */
+ * callees, rename rules, merge and diff, on hand-built IR; merge's fold of
+ * records with equal keys against a plain count. */
 #include "config.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_priv.h"
 #include "ir.h"
 #include "suites.h"
 
@@ -295,6 +298,79 @@ static void test_merge_and_diff(void)
     ph_profile_free(b.p);
 }
 
+static int key_less(const uint64_t *a, const uint64_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return 0;
+}
+
+/* n records of three small key words (many equal), folded, against the
+ * same done plainly: the distinct keys in order, each with its sum and
+ * the index of its first record. */
+static void fold_against_plain(size_t n, uint64_t seed)
+{
+    enum { NKEY = 3, WIDTH = 2 };
+    uint64_t (*key)[NKEY] = calloc(n + 1, sizeof *key);
+    size_t *first = calloc(n + 1, sizeof *first), ndist = 0;
+    int64_t (*sum)[WIDTH] = calloc(n + 1, sizeof *sum);
+    ph_sumbuf b;
+    ph_sumbuf_init(&b, NKEY, WIDTH);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k[NKEY];
+        for (int j = 0; j < NKEY; j++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            k[j] = (seed >> 33) % (j == 0 ? 2 : 7);
+        }
+        int64_t *v = ph_sumbuf_push(&b, k);
+        v[0] = (int64_t)i;
+        v[1] = 1;
+        size_t d = 0;
+        while (d < ndist && memcmp(key[first[d]], k, sizeof k) != 0)
+            d++;
+        if (d == ndist) {
+            first[ndist++] = i;
+            memset(sum[d], 0, sizeof sum[d]);
+        }
+        memcpy(key[i], k, sizeof k);
+        sum[d][0] += (int64_t)i;
+        sum[d][1] += 1;
+    }
+    /* the distinct keys in key order, by insertion (first[] and sum[]
+     * move together) */
+    for (size_t i = 1; i < ndist; i++)
+        for (size_t j = i; j > 0 && key_less(key[first[j]],
+                                             key[first[j - 1]], NKEY); j--) {
+            size_t t = first[j];
+            int64_t s2[WIDTH];
+            first[j] = first[j - 1];
+            first[j - 1] = t;
+            memcpy(s2, sum[j], sizeof s2);
+            memcpy(sum[j], sum[j - 1], sizeof s2);
+            memcpy(sum[j - 1], s2, sizeof s2);
+        }
+    CU_ASSERT_EQUAL_FATAL(ph_sumbuf_fold(&b), ndist);
+    for (size_t i = 0; i < ndist; i++) {
+        CU_ASSERT(memcmp(ph_sumbuf_key(&b, i), key[first[i]],
+                         sizeof key[0]) == 0);
+        CU_ASSERT_EQUAL(ph_sumbuf_vals(&b, i)[0], sum[i][0]);
+        CU_ASSERT_EQUAL(ph_sumbuf_vals(&b, i)[1], sum[i][1]);
+        CU_ASSERT_EQUAL(b.order[i], first[i]);
+    }
+    ph_sumbuf_free(&b);
+    free(key);
+    free(first);
+    free(sum);
+}
+
+static void test_sumbuf_fold(void)
+{
+    static const size_t sizes[] = {0, 1, 2, 15, 16, 17, 33, 100, 2049};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        fold_against_plain(sizes[i], 7 + i);
+}
+
 void ph_test_register_analysis(void)
 {
     CU_pSuite s = CU_add_suite("analysis", NULL, NULL);
@@ -307,4 +383,5 @@ void ph_test_register_analysis(void)
     CU_add_test(s, "callers and callees", test_callers_callees);
     CU_add_test(s, "rename rules", test_rename);
     CU_add_test(s, "merge and diff", test_merge_and_diff);
+    CU_add_test(s, "merge's fold of equal keys", test_sumbuf_fold);
 }
