@@ -181,8 +181,8 @@ void *ph_xmalloc_written(size_t n)
 
 /* One madvise maps every page: on the virtual machines profhub is
  * measured on, a page fault is an exit to the host, and fresh memory
- * written a page at a time ran at 270-370 MB/s where the same memory
- * mapped first took its writes at 600-700 MB/s (hw_floor; the pprof
+ * written a page at a time ran at 290-370 MB/s where the same memory
+ * mapped first took its writes at 500-700 MB/s (hw_floor; the pprof
  * reader's inflated copy, the stock's blocks: 0.84-0.92x wall, twenty-
  * seventh round of tests/bench/README.md).  A kernel before 5.14 refuses
  * the advice, and the writes fault as before. */
