@@ -111,7 +111,8 @@ int ph_stock_fill(ph_stock *s)
         void *q = new_block();
         if (!q)
             return 0;
-        /* a write per page: its fault taken here, not by the reader */
+        /* a write per page: what is left of its fault once mapped (the
+         * host backing it) taken here, not by the reader */
         for (size_t at = 0; at < PH_ARENA_MAX_BLOCK; at += 4096)
             ((volatile char *)q)[at] = 0;
         void *none = NULL;

@@ -81,6 +81,13 @@ static inline uint64_t slot_of(uint32_t hash, size_t handle)
     return (uint64_t)hash << 32 | (uint32_t)handle;
 }
 
+/* Whether n strings fit a table of cap slots: at most half full, so that
+ * a probe ends soon. */
+static int slots_fit(size_t n, size_t cap)
+{
+    return n * 2 <= cap;
+}
+
 /* A table of cap slots (a power of two), every handle put back. */
 static void resize_slots(ph_profile *p, size_t cap)
 {
@@ -189,7 +196,7 @@ static ph_str add_entry(ph_profile *p, size_t i, uint32_t h, const char *s,
     e->nparts = nparts;
     p->strslots[i] = slot_of(h, p->nstrs);
     p->nstrs++;
-    if (p->nstrs * 2 > p->strmask + 1)
+    if (!slots_fit(p->nstrs, p->strmask + 1))
         resize_slots(p, 2 * (p->strmask + 1));
     return (ph_str)(p->nstrs - 1);
 }
@@ -342,7 +349,7 @@ void ph_str_reserve(ph_profile *p, size_t n)
         p->capstrs = p->nstrs + n;
         p->strs = ph_xrealloc(p->strs, p->capstrs * sizeof *p->strs);
     }
-    while ((p->nstrs + n) * 2 > cap)
+    while (!slots_fit(p->nstrs + n, cap))
         cap *= 2;
     if (cap > p->strmask + 1)
         resize_slots(p, cap);
