@@ -212,23 +212,39 @@ void *ph_xrealloc(void *p, size_t n)
     return q;
 }
 
+/* Zeros over [from, to) of memory malloc gave: the partial pages written,
+ * the whole pages handed back to the kernel, which maps zeros there when
+ * they are next touched (what is not touched stays out of the resident
+ * set). */
+static void zero_untouched(unsigned char *from, unsigned char *to)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(uintptr_t)(page - 1);
+    uintptr_t b = (uintptr_t)to & ~(uintptr_t)(page - 1);
+    if (a >= b || madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
+        memset(from, 0, (size_t)(to - from));
+        return;
+    }
+    memset(from, 0, a - (uintptr_t)from);
+    memset((void *)b, 0, (uintptr_t)to - b);
+}
+
 /* The room a block grows by stays unwritten until used (an array that
- * doubles uses part of it). */
+ * doubles uses part of it).  A big block grows by realloc, which moves
+ * glibc's mapping of it without copying a byte (mremap): copied, half
+ * of a growing array's pages were written twice, and the tree of a heap
+ * profile with 10.9 million nodes spent 15% of its time in the copies. */
 void *ph_xrecalloc(void *p, size_t old, size_t n)
 {
     if (n <= old)
         return p;
-    if (n < FRESH_ZEROS) {
-        unsigned char *q = ph_xrealloc(p, n);
+    unsigned char *q = ph_xrealloc(p, n);
+    if (n - old < FRESH_ZEROS)
         memset(q + old, 0, n - old);
-        return q;
-    }
-    void *q = ph_xcalloc(n, 1);
-    if (old) {
-        ph_prefault(q, old);
-        memcpy(q, p, old);
-    }
-    free(p);
+    else
+        zero_untouched(q + old, q + n);
     return q;
 }
 

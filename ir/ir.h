@@ -75,9 +75,10 @@ PH_API void *ph_xcalloc_written(size_t n, size_t size);
  * their pages mapped in one call, not a fault at a time (alloc.c). */
 PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
-/* p grown from old to n bytes, the new ones zero.  A big one is a fresh
- * calloc with the old bytes copied in: its zero pages are not touched
- * until used (realloc and memset would touch all of them at once). */
+/* p grown from old to n bytes, the new ones zero.  A big one grows by
+ * realloc (glibc moves its mapping, copying nothing) and its new pages
+ * are handed back to the kernel, not written: they stay out of the
+ * resident set until used (alloc.c). */
 PH_API void *ph_xrecalloc(void *p, size_t old, size_t n);
 
 /* a + b for costs, saturated at the int64 range instead of wrapping: a
