@@ -111,7 +111,8 @@ static void tree_rows_fill(const ph_profile *p, ph_flat *v,
                            const ph_frame **frame)
 {
     size_t nf = ph_func_count(p), ns = ph_sample_count(p);
-    v->rows = ph_xcalloc_written(v->nrows + 1, sizeof *v->rows);
+    /* every row is written once below: no zeros first */
+    v->rows = ph_xmalloc_written((v->nrows + 1) * sizeof *v->rows);
     size_t *fill = ph_xcalloc(nf + 1, sizeof *fill);
     for (size_t i = 0; i < ns; i++) {
         const ph_sample *s = ph_sample_at(p, i);
