@@ -87,6 +87,7 @@ static ph_entry *push_borrowing(ph_table *t, size_t *cap,
         *cap = *cap ? *cap * 2 : 64;
         t->entries = ph_xrealloc(t->entries, *cap * sizeof *t->entries);
     }
+    ph_map_ahead(t->entries, sizeof *t->entries, t->count, *cap);
     ph_entry *e = &t->entries[t->count++];
     memset(e, 0, sizeof *e);
     e->self = self;

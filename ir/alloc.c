@@ -202,6 +202,21 @@ void ph_prefault(void *p, size_t n)
 #endif
 }
 
+/* Bytes mapped at a time ahead of an array filled in order. */
+#define AHEAD_BYTES ((size_t)256 << 10)
+
+void ph_map_ahead(void *array, size_t size, size_t i, size_t cap)
+{
+    size_t at = i * size, stretch = at / AHEAD_BYTES;
+    if (i && (at - size) / AHEAD_BYTES == stretch)
+        return;     /* not the first item of its stretch */
+    size_t end = (stretch + 1) * AHEAD_BYTES;
+    if (end > cap * size)
+        end = cap * size;
+    if (end > at)
+        ph_prefault((char *)array + at, end - at);
+}
+
 void *ph_xrealloc(void *p, size_t n)
 {
     if (!ph_mem_allows(n))

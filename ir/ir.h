@@ -75,6 +75,11 @@ PH_API void *ph_xcalloc_written(size_t n, size_t size);
  * their pages mapped in one call, not a fault at a time (alloc.c). */
 PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
+/* For an array of cap items of size bytes filled in order, called as
+ * item i is written: the first item of each 256 KiB maps the rest of it
+ * in one call (alloc.c, ph_prefault), where the fresh pages would fault
+ * one at a time. */
+PH_API void ph_map_ahead(void *array, size_t size, size_t i, size_t cap);
 /* p grown from old to n bytes, the new ones zero.  A big one grows by
  * realloc (glibc moves its mapping, copying nothing) and its new pages
  * are handed back to the kernel, not written: they stay out of the

@@ -31,6 +31,7 @@ void ph_funcx_reserve(ph_profile *p, uint32_t id)
     void *arr = p->fx;
     ph_array_reserve(&arr, &p->fxcap, id, sizeof *p->fx);
     p->fx = arr;
+    ph_map_ahead(p->fx, sizeof *p->fx, id - 1, p->fxcap);
     /* written now (it reads as zeros already): read first, a fresh page
      * maps the zero page and the reader's first write faults again
      * (ph_xcalloc_written) */

@@ -298,19 +298,17 @@ static ph_node *new_slot(ph_profile *p, uint32_t *id)
     return ph_node_by_id(p, *id);
 }
 
-/* Per-node entries are mapped this many at a time, ahead of the nodes
- * made (ph_prefault): the arrays' fresh room would fault a page at a
- * time as the ids reach it (3% of a heap profile's summary). */
-#define NODES_AHEAD 65536
-
+/* The per-node entries of new node id mapped ahead of it (ph_map_ahead):
+ * the arrays' fresh room would fault a page at a time as the ids reach it
+ * (3% of a heap profile's summary). */
 static void map_nodes_ahead(ph_profile *p, uint32_t id)
 {
-    reserve_nodes(p, id + NODES_AHEAD);
-    ph_prefault(p->first_sample + id, NODES_AHEAD * sizeof *p->first_sample);
-    ph_prefault(p->last_child + id, NODES_AHEAD * sizeof *p->last_child);
-    ph_prefault(p->last_sample + id, NODES_AHEAD * sizeof *p->last_sample);
+    size_t cap = p->capnodes;
+    ph_map_ahead(p->first_sample, sizeof *p->first_sample, id, cap);
+    ph_map_ahead(p->last_child, sizeof *p->last_child, id, cap);
+    ph_map_ahead(p->last_sample, sizeof *p->last_sample, id, cap);
     if (p->ext_ids)
-        ph_prefault(p->ext_ids + id, NODES_AHEAD * sizeof *p->ext_ids);
+        ph_map_ahead(p->ext_ids, sizeof *p->ext_ids, id, cap);
 }
 
 /* A new last child of parent; had: its children before, counted up to
@@ -321,8 +319,7 @@ static ph_node *make_node(ph_profile *p, ph_node *parent, uint32_t frame,
     uint32_t pid = parent ? ph_node_id(p, parent) : 0, id, last;
     reserve_nodes(p, p->nnodes + 1);
     ph_node *n = new_slot(p, &id);
-    if (id % NODES_AHEAD == 0)
-        map_nodes_ahead(p, id);
+    map_nodes_ahead(p, id);
     n->parent = pid;
     n->child = n->sibling = 0;
     n->frame = frame;

@@ -238,6 +238,41 @@ static void test_recalloc(void)
     free(q);
 }
 
+/* The bytes past what the caller counted are zeros after growth, though
+ * the block held other bytes there (a big growth hands its pages back to
+ * the kernel, whose partial pages are written), and an array filled with
+ * its pages mapped ahead keeps what was written. */
+static void test_recalloc_dirty(void)
+{
+    static const size_t cases[][3] = {      /* dirty, old, new */
+        {(size_t)3 << 20, ((size_t)1 << 20) + 123, (size_t)5 << 20},
+        {(size_t)100 << 10, 4097, ((size_t)1 << 20) + 4095},
+        {(size_t)2 << 20, 1, ((size_t)2 << 20) + 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t dirty = cases[c][0], old = cases[c][1], n = cases[c][2];
+        unsigned char *q = ph_xmalloc(dirty);
+        memset(q, 0xa5, dirty);
+        q = ph_xrecalloc(q, old, n);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++)
+            bad += q[i] != (i < old ? 0xa5 : 0);
+        CU_ASSERT_EQUAL(bad, 0);
+        free(q);
+    }
+    size_t cap = 300000;
+    uint32_t *v = ph_xmalloc(cap * sizeof *v);
+    for (size_t i = 0; i < cap; i++) {
+        ph_map_ahead(v, sizeof *v, i, cap);
+        v[i] = (uint32_t)(i * 2654435761u);
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < cap; i++)
+        bad += v[i] != (uint32_t)(i * 2654435761u);
+    CU_ASSERT_EQUAL(bad, 0);
+    free(v);
+}
+
 /* A big zeroed block is zeros, also where a freed dirty one was. */
 static void test_big_calloc(void)
 {
@@ -312,6 +347,7 @@ void ph_test_register_arena(void)
     CU_add_test(s, "a stock's own thread", test_stock_thread);
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
+    CU_add_test(s, "zeroed growth over other bytes", test_recalloc_dirty);
     CU_add_test(s, "big zeroed blocks", test_big_calloc);
     CU_add_test(s, "first elements sorted", test_qsort_top);
 }
