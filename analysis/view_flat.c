@@ -193,6 +193,7 @@ typedef struct calls_build {
     ph_flat *v;
     size_t cap;
     edge_tab t;
+    size_t incl_seen;         /* records whose incl has been asked for */
 } calls_build;
 
 static void tab_grow(calls_build *b)
@@ -232,6 +233,7 @@ static ph_call *get_call(calls_build *b, const ph_frame *n, const ph_frame *c,
         b->cap = b->cap ? 2 * b->cap : 256;
         v->calls = ph_xrealloc(v->calls, b->cap * sizeof *v->calls);
     }
+    ph_map_ahead(v->calls, sizeof *v->calls, v->ncalls, b->cap);
     ph_call *e = &v->calls[v->ncalls++];
     memset(e, 0, sizeof *e);
     e->caller = n->func;
@@ -259,6 +261,10 @@ static int64_t *incl_of(calls_build *b, size_t index, size_t *icap)
             *icap *= 2;
         v->incl = ph_xrecalloc(v->incl, old * w * sizeof *v->incl,
                                (*icap * w + 1) * sizeof *v->incl);
+    }
+    if (index >= b->incl_seen) {    /* a new record: made in order */
+        b->incl_seen = index + 1;
+        ph_map_ahead(v->incl, w * sizeof *v->incl, index, *icap);
     }
     return v->incl + index * w;
 }
@@ -414,8 +420,8 @@ static void link_calls(const ph_profile *p, ph_flat *v)
     size_t nf = ph_func_count(p), n = v->ncopies + v->ncalls;
     v->out_first = ph_xcalloc(nf + 2, sizeof *v->out_first);
     v->in_first = ph_xcalloc(nf + 2, sizeof *v->in_first);
-    v->out = ph_xmalloc((n + 1) * sizeof *v->out);
-    v->in = ph_xmalloc((n + 1) * sizeof *v->in);
+    v->out = ph_xmalloc_written((n + 1) * sizeof *v->out);
+    v->in = ph_xmalloc_written((n + 1) * sizeof *v->in);
     for (size_t k = 0; k < v->ncalls; k++)
         v->calls[k].incl = v->incl + k * v->width;
     for (size_t k = 0; k < n; k++) {

@@ -202,15 +202,9 @@ void ph_prefault(void *p, size_t n)
 #endif
 }
 
-/* Bytes mapped at a time ahead of an array filled in order. */
-#define AHEAD_BYTES ((size_t)256 << 10)
-
-void ph_map_ahead(void *array, size_t size, size_t i, size_t cap)
+void ph_map_stretch(void *array, size_t size, size_t i, size_t cap)
 {
-    size_t at = i * size, stretch = at / AHEAD_BYTES;
-    if (i && (at - size) / AHEAD_BYTES == stretch)
-        return;     /* not the first item of its stretch */
-    size_t end = (stretch + 1) * AHEAD_BYTES;
+    size_t at = i * size, end = at + PH_AHEAD_BYTES;
     if (end > cap * size)
         end = cap * size;
     if (end > at)

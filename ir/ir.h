@@ -76,10 +76,17 @@ PH_API void *ph_xcalloc_written(size_t n, size_t size);
 PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
 /* For an array of cap items of size bytes filled in order, called as
- * item i is written: the first item of each 256 KiB maps the rest of it
- * in one call (alloc.c, ph_prefault), where the fresh pages would fault
- * one at a time. */
-PH_API void ph_map_ahead(void *array, size_t size, size_t i, size_t cap);
+ * item i is written: the first item to start in each PH_AHEAD_BYTES maps
+ * the next PH_AHEAD_BYTES in one call (ph_map_stretch, alloc.c), where
+ * the fresh pages would fault one at a time. */
+#define PH_AHEAD_BYTES ((size_t)256 << 10)
+PH_API void ph_map_stretch(void *array, size_t size, size_t i, size_t cap);
+static inline void ph_map_ahead(void *array, size_t size, size_t i,
+                                size_t cap)
+{
+    if (i * size % PH_AHEAD_BYTES < size)
+        ph_map_stretch(array, size, i, cap);
+}
 /* p grown from old to n bytes, the new ones zero.  A big one grows by
  * realloc (glibc moves its mapping, copying nothing) and its new pages
  * are handed back to the kernel, not written: they stay out of the

@@ -84,6 +84,7 @@ static inline void ph_vec_push(ph_vec *x, void *e)
 {
     if (x->n == x->cap)
         ph_vec_grow(x);
+    ph_map_ahead(x->v, sizeof *x->v, x->n, x->cap);
     x->v[x->n++] = e;
 }
 

@@ -41,6 +41,7 @@ static void push_offset(ph_pb_index *ix, int f, size_t off)
         ix->cap[f] = ix->cap[f] ? 2 * ix->cap[f] : 16;
         ix->off[f] = ph_xrealloc(ix->off[f], ix->cap[f] * sizeof(size_t));
     }
+    ph_map_ahead(ix->off[f], sizeof(size_t), ix->n[f], ix->cap[f]);
     ix->off[f][ix->n[f]++] = off;
 }
 
