@@ -43,6 +43,7 @@ typedef struct build {
     ph_stk_sample *samples;
     size_t samplecap;
     ph_stk_share *shares;
+    size_t sharecap;
 } build;
 
 /* Room for `more` nodes or samples beyond those made: called with the
@@ -73,11 +74,20 @@ static void reserve_samples(build *b, size_t more)
     b->s->samples = b->samples;
 }
 
+/* Node i about to be written, filled in order (ph_map_ahead). */
+static void map_node_ahead(build *b, size_t i)
+{
+    ph_map_ahead(b->nodes, sizeof *b->nodes, i, b->nodecap);
+    if (b->ext_ids)
+        ph_map_ahead(b->ext_ids, sizeof *b->ext_ids, i, b->nodecap);
+}
+
 static uint32_t push_node(build *b, const ph_stk_node *n)
 {
     ph_stacks *s = b->s;
     if (s->nnodes == b->nodecap)
         reserve_nodes(b, s->nnodes ? s->nnodes : 1024);
+    map_node_ahead(b, s->nnodes);
     b->nodes[s->nnodes] = *n;
     if (b->ext_ids)
         b->ext_ids[s->nnodes] = 0;
@@ -90,6 +100,7 @@ static void push_sample(build *b, uint32_t node, const void *values,
     ph_stacks *s = b->s;
     if (s->nsamples == b->samplecap)
         reserve_samples(b, s->nsamples ? s->nsamples : 1024);
+    ph_map_ahead(b->samples, sizeof *b->samples, s->nsamples, b->samplecap);
     b->samples[s->nsamples++] = (ph_stk_sample){node, share, values, src};
 }
 
@@ -123,6 +134,9 @@ static unsigned char *cost_room(cost_blocks *c, size_t n)
         c->next = c->block[c->nblocks++] = ph_xmalloc(bytes);
         c->room = bytes;
     }
+    unsigned char *block = c->block[c->nblocks - 1];
+    size_t at = (size_t)(c->next - block);
+    ph_map_ahead_bytes(block, at, n, at + c->room);
     return c->next;
 }
 
@@ -483,6 +497,7 @@ static uint32_t leaf_at(split_half *h, uint32_t node, uint32_t line)
         return i;
     build *b = h->a->b;
     size_t at = h->node0 + h->nodes++;
+    map_node_ahead(b, at);
     b->nodes[at] = b->nodes[node];
     b->nodes[at].line = line;
     if (b->ext_ids)
@@ -497,9 +512,13 @@ static void push_share(split_half *h, uint32_t node,
     build *b = h->a->b;
     uint32_t share = WHOLE;
     if (sh) {
+        ph_map_ahead(b->shares, sizeof *b->shares, h->share0 + h->shares,
+                     b->sharecap);
         b->shares[h->share0 + h->shares++] = *sh;
         share = (uint32_t)(h->share0 + h->shares);
     }
+    ph_map_ahead(b->samples, sizeof *b->samples, h->sample0 + h->samples,
+                 b->samplecap);
     b->samples[h->sample0 + h->samples++] =
         (ph_stk_sample){node, share, total, NULL};
 }
@@ -633,7 +652,8 @@ static void split_self(approx *a)
     }
     reserve_samples(a->b, pairs);
     reserve_nodes(a->b, leaves);
-    a->b->shares = ph_xmalloc((shared + 1) * sizeof *a->b->shares);
+    a->b->sharecap = shared + 1;
+    a->b->shares = ph_xmalloc(a->b->sharecap * sizeof *a->b->shares);
     s->shares = a->b->shares;
     split_half h0 = {
         .a = a, .head = head, .next = next, .nodes_of = nodes_of,
@@ -734,6 +754,7 @@ static int rows_self(const ph_profile *p, approx *a, size_t w)
                 a->line_cost = ph_xrealloc(a->line_cost,
                                            cap * sizeof *a->line_cost);
             }
+            ph_map_ahead(a->line_cost, sizeof *a->line_cost, n, cap);
             a->line_cost[n++] = (line_cost){order[x].line,
                                             cost_pack(a->costs, sum, w)};
         }

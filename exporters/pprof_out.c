@@ -206,6 +206,7 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
         w->keycap = 2 * (w->nkeys + KEY_ROOM(depth)) + 4096;
         w->keys = ph_xrealloc(w->keys, w->keycap);
     }
+    ph_map_ahead_bytes(w->keys, w->nkeys, KEY_ROOM(depth), w->keycap);
     unsigned char *k = w->keys + w->nkeys;
     size_t need = location_key(w, i, n, depth, k);
     *up = w->loc_of[i].up = w->st->nodes[n].parent;
@@ -230,6 +231,9 @@ static uint32_t location_of(writer *w, uint32_t i, uint32_t *up)
         w->loc_hash = ph_xrealloc(w->loc_hash,
                                   w->loccap * sizeof *w->loc_hash);
     }
+    ph_map_ahead(w->key_at, sizeof *w->key_at, w->nlocs + 1, w->loccap + 1);
+    ph_map_ahead(w->loc_map, sizeof *w->loc_map, w->nlocs, w->loccap);
+    ph_map_ahead(w->loc_hash, sizeof *w->loc_hash, w->nlocs, w->loccap);
     w->loc_map[w->nlocs] = (uint32_t)mapping_id(w, w->st->nodes[n].obj);
     w->loc_hash[w->nlocs] = h;
     w->nkeys += need;

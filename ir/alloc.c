@@ -202,13 +202,12 @@ void ph_prefault(void *p, size_t n)
 #endif
 }
 
-void ph_map_stretch(void *array, size_t size, size_t i, size_t cap)
+void ph_map_stretch(void *base, size_t from, size_t to, size_t cap)
 {
-    size_t at = i * size, end = at + PH_AHEAD_BYTES;
-    if (end > cap * size)
-        end = cap * size;
-    if (end > at)
-        ph_prefault((char *)array + at, end - at);
+    if (to > cap)
+        to = cap;
+    if (to > from)
+        ph_prefault((char *)base + from, to - from);
 }
 
 void *ph_xrealloc(void *p, size_t n)

@@ -75,17 +75,24 @@ PH_API void *ph_xcalloc_written(size_t n, size_t size);
  * their pages mapped in one call, not a fault at a time (alloc.c). */
 PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
-/* For an array of cap items of size bytes filled in order, called as
- * item i is written: the first item to start in each PH_AHEAD_BYTES maps
- * the next PH_AHEAD_BYTES in one call (ph_map_stretch, alloc.c), where
- * the fresh pages would fault one at a time. */
+/* For memory of cap bytes filled in order, called before bytes [at, at +
+ * n) are written: the bytes that reach a multiple of PH_AHEAD_BYTES map
+ * the stretch it starts in one call (ph_map_stretch: bytes [from, to)
+ * within cap, alloc.c), where the fresh pages would fault one at a
+ * time.  ph_map_ahead: item i of an array of cap items of size bytes. */
 #define PH_AHEAD_BYTES ((size_t)256 << 10)
-PH_API void ph_map_stretch(void *array, size_t size, size_t i, size_t cap);
+PH_API void ph_map_stretch(void *base, size_t from, size_t to, size_t cap);
+static inline void ph_map_ahead_bytes(void *base, size_t at, size_t n,
+                                      size_t cap)
+{
+    size_t last = (at + n - 1) / PH_AHEAD_BYTES;
+    if (n && (at == 0 || (at - 1) / PH_AHEAD_BYTES != last))
+        ph_map_stretch(base, at, (last + 1) * PH_AHEAD_BYTES, cap);
+}
 static inline void ph_map_ahead(void *array, size_t size, size_t i,
                                 size_t cap)
 {
-    if (i * size % PH_AHEAD_BYTES < size)
-        ph_map_stretch(array, size, i, cap);
+    ph_map_ahead_bytes(array, i * size, size, cap * size);
 }
 /* p grown from old to n bytes, the new ones zero.  A big one grows by
  * realloc (glibc moves its mapping, copying nothing) and its new pages
