@@ -33,7 +33,7 @@ typedef struct call_graph {
 static void graph_of(const ph_profile *p, int part, size_t n, call_graph *g)
 {
     size_t m = 0, cap = ph_call_count(p) + 1, v = 0;
-    g->first = ph_xcalloc(n + 1, sizeof *g->first);
+    g->first = ph_xmalloc_written((n + 1) * sizeof *g->first);   /* all set */
     g->to = ph_xmalloc(cap * sizeof *g->to);
     g->count = ph_xmalloc(cap * sizeof *g->count);
     ph_call_iter it;
@@ -42,6 +42,8 @@ static void graph_of(const ph_profile *p, int part, size_t n, call_graph *g)
             continue;
         for (size_t caller = c->caller->id - 1; v <= caller; v++)
             g->first[v] = m;
+        ph_map_ahead(g->to, sizeof *g->to, m, cap);
+        ph_map_ahead(g->count, sizeof *g->count, m, cap);
         g->to[m] = c->callee->id - 1;
         g->count[m++] = c->count;
     }

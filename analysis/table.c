@@ -770,7 +770,7 @@ void ph_table_sort_top(ph_table *t, size_t n, const ph_event *ev, ph_sort by,
         n = t->count;
     if (top == 0 || top > n)
         top = n;
-    keyed *k = ph_xmalloc((n + 1) * sizeof *k);
+    keyed *k = ph_xmalloc_written((n + 1) * sizeof *k);
     for (size_t i = 0; i < n; i++) {
         const ph_entry *e = &t->entries[i];
         double v = by == PH_SORT_CALLS ? (double)e->calls

@@ -404,6 +404,7 @@ static ph_cgent *entry_at(ph_cgids *t, uint32_t *slot, int create)
         t->capents = t->capents ? 2 * t->capents : 256;
         t->ents = ph_xrealloc(t->ents, t->capents * sizeof *t->ents);
     }
+    ph_map_ahead(t->ents, sizeof *t->ents, t->nents, t->capents);
     *slot = (uint32_t)++t->nents;
     memset(&t->ents[t->nents - 1], 0, sizeof *t->ents);
     return &t->ents[t->nents - 1];

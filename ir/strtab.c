@@ -189,6 +189,7 @@ static ph_str add_entry(ph_profile *p, size_t i, uint32_t h, const char *s,
         p->capstrs *= 2;
         p->strs = ph_xrealloc(p->strs, p->capstrs * sizeof *p->strs);
     }
+    ph_map_ahead(p->strs, sizeof *p->strs, p->nstrs, p->capstrs);
     e = &p->strs[p->nstrs];
     e->s = s;
     e->parts = parts;
