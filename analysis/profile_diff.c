@@ -54,6 +54,8 @@ static item *add_item(side *s, int64_t **v)
 {
     if (s->n == s->cap)
         reserve_items(s, s->cap ? s->cap * 2 : 256, 1);
+    ph_map_ahead(s->items, sizeof *s->items, s->n, s->cap);
+    ph_map_ahead(s->vals, s->w * sizeof *s->vals, s->n, s->cap);
     item *it = &s->items[s->n];
     memset(it, 0, sizeof *it);
     *v = s->vals + s->n * s->w;
@@ -66,6 +68,7 @@ static item *add_item(side *s, int64_t **v)
  * as the side). */
 static item *add_entry_item(side *s, const int64_t *self)
 {
+    ph_map_ahead(s->items, sizeof *s->items, s->n, s->cap);
     item *it = &s->items[s->n++];   /* reserved for every entry */
     memset(it, 0, sizeof *it);
     it->self = self;
@@ -338,7 +341,9 @@ static void match_rows(ph_diff *d, side *const sides[2], uint32_t *row_of[2])
     m.slots = ph_xcalloc_written(m.cap, sizeof *m.slots);
     m.keys = ph_xmalloc((items + 1) * sizeof *m.keys);
     for (int s = 0; s < 2; s++) {
-        row_of[s] = ph_xmalloc((sides[s]->n + 1) * sizeof *row_of[s]);
+        /* written whole */
+        row_of[s] = ph_xmalloc_written((sides[s]->n + 1) *
+                                       sizeof *row_of[s]);
         for (size_t i = 0; i < sides[s]->n; i++) {
             const item *it = &sides[s]->items[i];
             uint32_t *slot = keymap_slot(&m, it->key);
@@ -347,6 +352,8 @@ static void match_rows(ph_diff *d, side *const sides[2], uint32_t *row_of[2])
                     cap = cap ? cap * 2 : 256;
                     d->rows = ph_xrealloc(d->rows, cap * sizeof *d->rows);
                 }
+                ph_map_ahead(m.keys, sizeof *m.keys, d->count, items + 1);
+                ph_map_ahead(d->rows, sizeof *d->rows, d->count, cap);
                 m.keys[d->count] = it->key;
                 ph_diff_row *r = &d->rows[d->count++];
                 memset(r, 0, sizeof *r);
@@ -539,7 +546,7 @@ void ph_diff_sort(ph_diff *d, size_t e, size_t top)
 {
     if (e >= d->nevents)
         return;
-    sort_key *keys = ph_xmalloc((d->count + 1) * sizeof *keys);
+    sort_key *keys = ph_xmalloc_written((d->count + 1) * sizeof *keys);
     for (size_t i = 0; i < d->count; i++) {
         const ph_diff_row *r = &d->rows[i];
         double delta = ph_diff_new_value(d, r, e) -
@@ -549,7 +556,7 @@ void ph_diff_sort(ph_diff *d, size_t e, size_t top)
     sort_ctx = d;
     ph_qsort_top(keys, d->count, sizeof *keys, top, cmp_rows);
     sort_ctx = NULL;
-    ph_diff_row *rows = ph_xmalloc((d->count + 1) * sizeof *rows);
+    ph_diff_row *rows = ph_xmalloc_written((d->count + 1) * sizeof *rows);
     for (size_t i = 0; i < d->count; i++)
         rows[i] = *keys[i].row;
     free(keys);
