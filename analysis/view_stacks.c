@@ -282,6 +282,7 @@ static void collect_edges(approx *a)
          c = ph_call_next(&it)) {
         if (!c->caller || !c->callee || c->caller == c->callee)
             continue;
+        ph_map_ahead(a->edges, sizeof *a->edges, a->nedges, nc + 1);
         edge *e = &a->edges[a->nedges++];
         e->caller = c->caller->id - 1;
         e->callee = c->callee->id - 1;
@@ -298,9 +299,10 @@ static void collect_edges(approx *a)
             a->edges[m++] = a->edges[i];
     }
     a->nedges = m;
-    a->first_out = ph_xcalloc(a->nf + 2, sizeof *a->first_out);
-    a->win = ph_xcalloc(a->nf + 1, sizeof *a->win);
-    a->ncallers = ph_xcalloc(a->nf + 1, sizeof *a->ncallers);
+    /* counted at random: read before written */
+    a->first_out = ph_xcalloc_written(a->nf + 2, sizeof *a->first_out);
+    a->win = ph_xcalloc_written(a->nf + 1, sizeof *a->win);
+    a->ncallers = ph_xcalloc_written(a->nf + 1, sizeof *a->ncallers);
     for (size_t i = 0; i < m; i++) {
         a->first_out[a->edges[i].caller + 1]++;
         a->win[a->edges[i].callee] += a->edges[i].w;
@@ -331,6 +333,9 @@ static uint32_t push_approx(approx *a, const ph_stk_node *n, double w,
     if (k == a->wcap)
         reserve_approx(a, k ? k : 1024);
     uint32_t i = push_node(a->b, n);
+    ph_map_ahead(a->weight, sizeof *a->weight, k, a->wcap);
+    ph_map_ahead(a->instance, sizeof *a->instance, k, a->wcap);
+    ph_map_ahead(a->next_variant, sizeof *a->next_variant, k, a->wcap);
     a->weight[k] = w;
     a->instance[k] = instance == UINT32_MAX ? (uint32_t)k : instance;
     a->next_variant[k] = 0;
@@ -625,10 +630,11 @@ static void split_self(approx *a)
 {
     ph_stacks *s = a->b->s;
     size_t nn = s->nnodes - a->first;
-    size_t *head = ph_xmalloc((a->nf + 1) * sizeof *head);
+    /* head written whole, the sums read before written */
+    size_t *head = ph_xmalloc_written((a->nf + 1) * sizeof *head);
     size_t *next = ph_xmalloc((nn + 1) * sizeof *next);
-    size_t *nodes_of = ph_xcalloc(a->nf + 1, sizeof *nodes_of);
-    double *sumw = ph_xcalloc(a->nf + 1, sizeof *sumw);
+    size_t *nodes_of = ph_xcalloc_written(a->nf + 1, sizeof *nodes_of);
+    double *sumw = ph_xcalloc_written(a->nf + 1, sizeof *sumw);
     for (size_t f = 0; f < a->nf; f++)
         head[f] = SIZE_MAX;
     for (size_t i = nn; i-- > 0;) {

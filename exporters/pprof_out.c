@@ -117,7 +117,8 @@ static void size_loc_hash(writer *w, size_t locs)
     size_t cap = 1024;
     while (cap < 2 * locs)
         cap *= 2;
-    uint32_t *slots = ph_xcalloc(cap, sizeof *slots);
+    /* read before written, at random */
+    uint32_t *slots = ph_xcalloc_written(cap, sizeof *slots);
     for (size_t i = 0; i < w->nlocs; i++) {
         size_t j = w->loc_hash[i] & (cap - 1);
         while (slots[j])

@@ -279,9 +279,8 @@ static frame *more_frames(reader *r, size_t n)
         r->capframes = 2 * (r->nframes + n) + 64;
         r->frames = ph_xrealloc(r->frames, r->capframes * sizeof *r->frames);
     }
-    for (size_t i = 0; i < n; i++)
-        ph_map_ahead(r->frames, sizeof *r->frames, r->nframes + i,
-                     r->capframes);
+    ph_map_ahead_bytes(r->frames, r->nframes * sizeof *r->frames,
+                       n * sizeof *r->frames, r->capframes * sizeof *r->frames);
     memset(r->frames + r->nframes, 0, n * sizeof *r->frames);
     return r->frames + r->nframes;
 }

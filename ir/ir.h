@@ -76,10 +76,11 @@ PH_API void *ph_xcalloc_written(size_t n, size_t size);
 PH_API void *ph_xmalloc_written(size_t n);
 PH_API void *ph_xrealloc(void *p, size_t n);
 /* For memory of cap bytes filled in order, called before bytes [at, at +
- * n) are written: the bytes that reach a multiple of PH_AHEAD_BYTES map
- * the stretch it starts in one call (ph_map_stretch: bytes [from, to)
- * within cap, alloc.c), where the fresh pages would fault one at a
- * time.  ph_map_ahead: item i of an array of cap items of size bytes. */
+ * n) are written: when they start the memory or reach a multiple of
+ * PH_AHEAD_BYTES, the memory up to the next multiple is mapped in one
+ * call (ph_map_stretch: bytes [from, to) within cap, alloc.c), where its
+ * fresh pages would fault one at a time.  ph_map_ahead: item i of an
+ * array of cap items of size bytes. */
 #define PH_AHEAD_BYTES ((size_t)256 << 10)
 PH_API void ph_map_stretch(void *base, size_t from, size_t to, size_t cap);
 static inline void ph_map_ahead_bytes(void *base, size_t at, size_t n,
