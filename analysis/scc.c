@@ -17,8 +17,8 @@ size_t ph_scc(size_t n, const size_t *first, const uint32_t *to,
               const uint32_t *roots, uint32_t *comp, uint32_t *order,
               uint32_t *visit)
 {
-    /* read before written, each of them */
-    uint32_t *index = ph_xcalloc_written(n + 1, sizeof *index); /* 0: unseen */
+    /* mapped first: written at random, index read before (0: unseen) */
+    uint32_t *index = ph_xcalloc_written(n + 1, sizeof *index);
     uint32_t *low = ph_xcalloc_written(n + 1, sizeof *low);
     unsigned char *on = ph_xcalloc_written(n + 1, 1);
     uint32_t *stack = ph_xmalloc((n + 1) * sizeof *stack);
