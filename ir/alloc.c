@@ -189,10 +189,7 @@ void *ph_xmalloc_written(size_t n)
 void ph_prefault(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE
-    static size_t page;
-    if (!page)
-        page = (size_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = (uintptr_t)p & ~(uintptr_t)(page - 1);
+    uintptr_t from = (uintptr_t)p & ~(uintptr_t)(ph_page_size() - 1);
     if (n)
         (void)madvise((void *)from, (uintptr_t)p + n - from,
                       MADV_POPULATE_WRITE);
@@ -200,6 +197,22 @@ void ph_prefault(void *p, size_t n)
     (void)p;
     (void)n;
 #endif
+}
+
+size_t ph_page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+int ph_drop_pages(void *from, void *to)
+{
+    uintptr_t page = ph_page_size();
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1);
+    uintptr_t b = (uintptr_t)to & ~(page - 1);
+    return a < b && madvise((void *)a, b - a, MADV_DONTNEED) == 0 ? 0 : -1;
 }
 
 void ph_map_stretch(void *base, size_t from, size_t to, size_t cap)
@@ -220,18 +233,16 @@ void *ph_xrealloc(void *p, size_t n)
     return q;
 }
 
-/* Zeros over [from, to) of memory malloc gave: the partial pages written,
- * the whole pages handed back to the kernel, which maps zeros there when
- * they are next touched (what is not touched stays out of the resident
- * set). */
+/* Zeros over [from, to) of memory malloc gave: the whole pages handed
+ * back to the kernel, which maps zeros there when they are next touched
+ * (what is not touched stays out of the resident set), the partial pages
+ * at the ends written. */
 static void zero_untouched(unsigned char *from, unsigned char *to)
 {
-    static size_t page;
-    if (!page)
-        page = (size_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)from + page - 1) & ~(uintptr_t)(page - 1);
-    uintptr_t b = (uintptr_t)to & ~(uintptr_t)(page - 1);
-    if (a >= b || madvise((void *)a, b - a, MADV_DONTNEED) != 0) {
+    uintptr_t page = ph_page_size();
+    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1);
+    uintptr_t b = (uintptr_t)to & ~(page - 1);
+    if (ph_drop_pages(from, to) != 0) {
         memset(from, 0, (size_t)(to - from));
         return;
     }

@@ -9,8 +9,6 @@
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "ir_priv.h"
 #include "stock.h"
@@ -145,11 +143,7 @@ void ph_arena_trim(ph_arena *a)
     ph_arena_block *b = a->head;
     if (!b)
         return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)b->data + b->used + page - 1) & ~(page - 1);
-    uintptr_t to = ((uintptr_t)b->data + b->size) & ~(page - 1);
-    if (to > from)
-        (void)madvise((void *)from, (size_t)(to - from), MADV_DONTNEED);
+    (void)ph_drop_pages(b->data + b->used, b->data + b->size);
 }
 
 size_t ph_arena_size(const ph_arena *a)

@@ -587,11 +587,10 @@ void ph_input_progress(ph_input *in, size_t done)
      * if anything touches them later (an error message, a name). */
     if (in->map && done > in->dropped + 2 * DROP_BEHIND &&
         done <= in->maplen) {
-        size_t page = (size_t)sysconf(_SC_PAGESIZE);
-        size_t upto = (done - DROP_BEHIND) & ~(page - 1);
+        size_t upto = (done - DROP_BEHIND) & ~(ph_page_size() - 1);
         if (upto > in->dropped &&
-            madvise((char *)in->map + in->dropped, upto - in->dropped,
-                    MADV_DONTNEED) == 0)
+            ph_drop_pages((char *)in->map + in->dropped,
+                          (char *)in->map + upto) == 0)
             in->dropped = upto;
     }
     if (in->progress)
@@ -605,12 +604,8 @@ void ph_input_release(ph_input *in, size_t off)
 {
     if (!in->owned || off > in->size || off < in->dropped + RELEASE_STEP)
         return;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t from = ((uintptr_t)in->owned + in->dropped + page - 1) &
-                     ~(page - 1);
-    uintptr_t to = ((uintptr_t)in->owned + off) & ~(page - 1);
-    if (to > from)
-        (void)madvise((void *)from, to - from, MADV_DONTNEED);
+    (void)ph_drop_pages((char *)in->owned + in->dropped,
+                        (char *)in->owned + off);
     in->dropped = off;
 }
 

@@ -41,6 +41,13 @@ typedef struct ph_arena_pos {
 /* The pages of [p, p + n), fresh memory about to be written whole,
  * mapped in one call rather than a fault at a time (alloc.c). */
 void ph_prefault(void *p, size_t n);
+/* The system's page size, asked once. */
+size_t ph_page_size(void);
+/* The whole pages within [from, to) handed back to the kernel
+ * (MADV_DONTNEED): fresh memory's read as zeros when touched again, a
+ * private file mapping's are read from the file.  0, or -1 when there
+ * were none or the kernel said no. */
+int ph_drop_pages(void *from, void *to);
 
 void ph_arena_init(ph_arena *a);
 void ph_arena_free(ph_arena *a);

@@ -1,7 +1,8 @@
 /* arena_test.c -- CUnit suite for ir/arena.c: alignment, zeroing, block
  * growth, oversized requests, mark and rewind, trimming, blocks taken from
- * a stock (stock.c); zeroed growth of an array, big zeroed blocks and
- * the sort of the first elements only (alloc.c).
+ * a stock (stock.c); zeroed growth of an array, memory mapped ahead of
+ * its writes, big zeroed blocks and the sort of the first elements only
+ * (alloc.c).
  */
 #include "config.h"
 
@@ -240,8 +241,7 @@ static void test_recalloc(void)
 
 /* The bytes past what the caller counted are zeros after growth, though
  * the block held other bytes there (a big growth hands its pages back to
- * the kernel, whose partial pages are written), and an array filled with
- * its pages mapped ahead keeps what was written. */
+ * the kernel, whose partial pages are written). */
 static void test_recalloc_dirty(void)
 {
     static const size_t cases[][3] = {      /* dirty, old, new */
@@ -260,8 +260,67 @@ static void test_recalloc_dirty(void)
         CU_ASSERT_EQUAL(bad, 0);
         free(q);
     }
-    size_t cap = 300000;
-    uint32_t *v = ph_xmalloc(cap * sizeof *v);
+}
+
+/* Whether every page of bytes [from, to) of m is resident (mincore). */
+static int resident(unsigned char *m, size_t from, size_t to)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char vec[256];
+    from &= ~(page - 1);
+    size_t n = (to - from + page - 1) / page;
+    if (n > sizeof vec || mincore(m + from, n * page, vec) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!(vec[i] & 1))
+            return 0;
+    return 1;
+}
+
+/* ph_map_ahead maps up to the next multiple of PH_AHEAD_BYTES when an
+ * item starts the memory or reaches such a multiple, and nothing when it
+ * does not; never past the capacity given.  The resident pages of a fresh
+ * mapping without huge pages say so.  Where the kernel refuses
+ * MADV_POPULATE_WRITE nothing is mapped ahead, and only the values
+ * written are checked. */
+static void test_map_ahead(void)
+{
+    const size_t S = PH_AHEAD_BYTES, bytes = 4 * S;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_FATAL(m != MAP_FAILED);
+    (void)madvise(m, bytes, MADV_NOHUGEPAGE);
+    int maps = 0;
+#ifdef MADV_POPULATE_WRITE
+    maps = madvise(m, page, MADV_POPULATE_WRITE) == 0;
+#endif
+    uint32_t *v = (uint32_t *)m;
+    size_t cap = bytes / sizeof *v;
+    ph_map_ahead(v, sizeof *v, 0, cap);         /* the memory's start */
+    ph_map_ahead(v, sizeof *v, 1, cap);
+    ph_map_ahead(v, sizeof *v, S / 8, cap);     /* within the stretch */
+    if (maps) {
+        CU_ASSERT_EQUAL(resident(m, 0, S), 1);
+        CU_ASSERT_EQUAL(resident(m, S, S + page), 0);
+    }
+    ph_map_ahead(v, sizeof *v, S / 4, cap);     /* reaches S */
+    if (maps) {
+        CU_ASSERT_EQUAL(resident(m, S, 2 * S), 1);
+        CU_ASSERT_EQUAL(resident(m, 2 * S, 2 * S + page), 0);
+    }
+    /* bytes across 2S from before it: up to 3S */
+    ph_map_ahead_bytes(m, 2 * S - 10, 20, bytes);
+    if (maps) {
+        CU_ASSERT_EQUAL(resident(m, 2 * S, 3 * S), 1);
+        CU_ASSERT_EQUAL(resident(m, 3 * S, 3 * S + page), 0);
+    }
+    /* a capacity two pages into the last stretch: no further */
+    ph_map_ahead_bytes(m, 3 * S, 8, 3 * S + 2 * page);
+    if (maps) {
+        CU_ASSERT_EQUAL(resident(m, 3 * S, 3 * S + 2 * page), 1);
+        CU_ASSERT_EQUAL(resident(m, 3 * S + 2 * page, 3 * S + 3 * page), 0);
+    }
     for (size_t i = 0; i < cap; i++) {
         ph_map_ahead(v, sizeof *v, i, cap);
         v[i] = (uint32_t)(i * 2654435761u);
@@ -270,7 +329,7 @@ static void test_recalloc_dirty(void)
     for (size_t i = 0; i < cap; i++)
         bad += v[i] != (uint32_t)(i * 2654435761u);
     CU_ASSERT_EQUAL(bad, 0);
-    free(v);
+    munmap(m, bytes);
 }
 
 /* A big zeroed block is zeros, also where a freed dirty one was. */
@@ -348,6 +407,7 @@ void ph_test_register_arena(void)
     CU_add_test(s, "profile alloc", test_profile_alloc);
     CU_add_test(s, "zeroed growth", test_recalloc);
     CU_add_test(s, "zeroed growth over other bytes", test_recalloc_dirty);
+    CU_add_test(s, "memory mapped ahead of its writes", test_map_ahead);
     CU_add_test(s, "big zeroed blocks", test_big_calloc);
     CU_add_test(s, "first elements sorted", test_qsort_top);
 }
