@@ -335,16 +335,22 @@ static void add_labels(writer *w, const ph_sample *s, int many_parts)
     }
 }
 
+/* Bytes of a varint of 64 bits. */
+#define VARINT_ROOM 10
+
 /* Write the samples of the stack view, one at a time.  A sample whose
  * location has the same node above it as the sample before (the lines of
  * a function's node, one after the other) has the same locations above:
- * they are in ids already. */
+ * their ids are kept encoded, after room for the leaf's id (six in ten of
+ * the cc1 file's samples, 27 ids deep). */
 static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
 {
     const ph_profile *p = w->p;
     int many_parts = ph_part_count(p) > 1;
-    size_t cap = 64, n = 0;
-    uint64_t *ids = ph_xmalloc(cap * sizeof *ids);
+    /* room for the leaf's id, then the ids above it */
+    size_t cap = 64 * VARINT_ROOM, len = 0;
+    unsigned char *ids = ph_xmalloc(cap);
+    unsigned char *above_ids = ids + VARINT_ROOM;
     uint64_t *vals = ph_xcalloc(ne + 1, sizeof *vals);
     int64_t *buf = ph_xmalloc((w->st->width + 1) * sizeof *buf);
     uint32_t above = UINT32_MAX;   /* the node above the last leaf's */
@@ -354,20 +360,29 @@ static void write_samples(writer *w, ph_pb_out *ob, ph_event **evs, size_t ne)
             prefetch_location(w, w->st->samples[i + PREFETCH_AHEAD].node);
         const int64_t *cost = ph_stk_cost(w->st, i, buf);
         uint32_t up;
-        ids[0] = location_of(w, ss->node, &up);
+        unsigned char leaf[VARINT_ROOM];
+        size_t leaf_len = (size_t)(ph_put_varint(leaf,
+                                   location_of(w, ss->node, &up)) - leaf);
         if (up != above) {
             above = up;
-            for (n = 1; up;) {
-                if (n == cap)
-                    ids = ph_xrealloc(ids, (cap *= 2) * sizeof *ids);
-                ids[n++] = location_of(w, up - 1, &up);
+            for (len = 0; up;) {
+                if (VARINT_ROOM + len + VARINT_ROOM > cap) {
+                    ids = ph_xrealloc(ids, cap *= 2);
+                    above_ids = ids + VARINT_ROOM;
+                }
+                len = (size_t)(ph_put_varint(above_ids + len,
+                                             location_of(w, up - 1, &up)) -
+                               above_ids);
             }
         }
+        memcpy(above_ids - leaf_len, leaf, leaf_len);
         for (size_t k = 0; k < ne; k++)
             vals[k] = (uint64_t)ph_out_scale(ph_out_value(p, evs[k], cost),
                                              w->factor[k], &w->overflow);
         w->msg.n = 0;
-        ph_pb_msg_packed(&w->msg, PH_PPROF_SAMPLE_LOCATION_ID, ids, n);
+        /* packed: the ids' varints end to end, as a bytes field */
+        ph_pb_msg_bytes(&w->msg, PH_PPROF_SAMPLE_LOCATION_ID,
+                        above_ids - leaf_len, leaf_len + len);
         ph_pb_msg_packed(&w->msg, PH_PPROF_SAMPLE_VALUE, vals, ne);
         add_labels(w, ss->src, many_parts);
         ph_pb_out_bytes(ob, PH_PPROF_SAMPLE, w->msg.b, w->msg.n);
