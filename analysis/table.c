@@ -193,7 +193,7 @@ static void cycles_side_run(void *arg)
 
 static int cycles_fit_beside(const ph_profile *p)
 {
-    return ph_event_nreal(p) <= PH_CALL_INLINE;
+    return ph_iters_apart(p);
 }
 
 /* The cycles, when keep_slots did not find them beside its sums. */

@@ -16,6 +16,20 @@
 #include "analysis/analysis.h"
 #include "exporters/exporters.h"
 #include "exporters/out_events.h"
+#include "ir/jobs.h"
+
+/* The keys of name lines.  A piece of a part (write_functions) marks a
+ * name line by its key and id, made into the line when the pieces are put
+ * in order: only then is it known whether the name is new to the part. */
+enum { K_OB, K_COB, K_FL, K_FI, K_FE, K_CFI, K_JFI, K_FN, K_CFN, K_JFN,
+       NKEYS };
+static const char *const key_text[NKEYS] = {
+    "ob", "cob", "fl", "fi", "fe", "cfi", "jfi", "fn", "cfn", "jfn"
+};
+/* A mark: a NUL (a name's NULs are written as '?': no other byte of the
+ * file is one), the key + 1 or HEAD_MARK, an id of 4 bytes. */
+#define MARK_LEN 6
+#define HEAD_MARK 0xff
 
 typedef struct cgw {
     const ph_profile *p;
@@ -28,9 +42,13 @@ typedef struct cgw {
     /* Per part: compressed ids given so far (0 = not yet), by ->id. */
     uint32_t *obj_id, *file_id, *fn_id;
     uint32_t nobj, nfile, nfn;
-    /* Position context of the part being written. */
+    int marking;            /* a piece's: name lines and its head marked */
+    /* Position context of the part being written.  head_open: a piece's
+     * first function is still to come, whose ob= and fl= lines follow the
+     * context the piece before leaves (marked). */
     ph_object *ob;
     ph_file *fl, *cur;
+    int head_open;
     uint64_t last_addr, last_line;
     int fresh;              /* next position absolute (after fn=) */
     uint64_t unknown_incl;
@@ -44,45 +62,85 @@ typedef struct cgw {
 /* ------------------------------------------------------------------ */
 /* Names and numbers                                                  */
 
+/* The length of t[0..n) before its first line end or NUL. */
+static size_t line_part(const char *t, size_t n)
+{
+    const char *q;
+    if ((q = memchr(t, '\n', n)) != NULL)
+        n = (size_t)(q - t);
+    if ((q = memchr(t, '\r', n)) != NULL)
+        n = (size_t)(q - t);
+    if ((q = memchr(t, '\0', n)) != NULL)
+        n = (size_t)(q - t);
+    return n;
+}
+
 /* A name on one line: line ends and NUL (which end a line or a name for
  * callgrind's readers) become '?'; the unknown name is "???".  Returns
  * whether a byte was replaced. */
 static int put_text(ph_output *out, const char *t, size_t n)
 {
-    size_t start = 0, i;
     int replaced = 0;
 
     if (n == 0) {
         ph_output_puts(out, "???");
         return 0;
     }
-    for (i = 0; i < n; i++) {
-        if (t[i] == '\n' || t[i] == '\r' || t[i] == '\0') {
-            ph_output_write(out, t + start, i - start);
-            ph_output_puts(out, "?");
-            start = i + 1;
-            replaced = 1;
-        }
+    for (;;) {
+        size_t k = line_part(t, n);
+        ph_output_write(out, t, k);
+        if (k == n)
+            return replaced;
+        ph_output_puts(out, "?");
+        replaced = 1;
+        t += k + 1;
+        n -= k + 1;
     }
-    ph_output_write(out, t + start, n - start);
-    return replaced;
 }
 
-/* "key=(N) name" the first time in this part, "key=(N)" afterwards.  A
- * name that itself starts with "(digit" could not be read back: such
- * names are rare enough to always go compressed. */
-static void put_spec(cgw *w, const char *key, uint32_t *ids, uint32_t *next,
-                     uint32_t index, ph_str name)
+/* A mark of a name line (kind: its key + 1) or of a head (HEAD_MARK). */
+static void put_mark(cgw *w, unsigned kind, uint32_t id)
 {
-    ph_output_puts(w->out, key);
+    unsigned char m[MARK_LEN] = {0, (unsigned char)kind};
+    memcpy(m + 2, &id, sizeof id);
+    ph_output_write(w->out, m, sizeof m);
+}
+
+/* "key=(N) name" the first time in this part, "key=(N)" afterwards, for
+ * the object, file or function (by key) of that id.  A name that itself
+ * starts with "(digit" could not be read back: such names are rare enough
+ * to always go compressed. */
+static void put_spec(cgw *w, int key, uint32_t id)
+{
+    uint32_t *ids, *next;
+    ph_str name;
+
+    if (w->marking) {
+        put_mark(w, (unsigned)key + 1, id);
+        return;
+    }
+    if (key <= K_COB) {
+        ids = w->obj_id;
+        next = &w->nobj;
+        name = ph_object_at(w->p, id - 1)->name;
+    } else if (key <= K_JFI) {
+        ids = w->file_id;
+        next = &w->nfile;
+        name = ph_file_at(w->p, id - 1)->name;
+    } else {
+        ids = w->fn_id;
+        next = &w->nfn;
+        name = ph_func_at(w->p, id - 1)->name;
+    }
+    ph_output_puts(w->out, key_text[key]);
     ph_output_puts(w->out, "=(");
-    if (ids[index]) {
-        ph_output_u64(w->out, ids[index]);
+    if (ids[id]) {
+        ph_output_u64(w->out, ids[id]);
         ph_output_puts(w->out, ")\n");
         return;
     }
-    ids[index] = ++*next;
-    ph_output_u64(w->out, ids[index]);
+    ids[id] = ++*next;
+    ph_output_u64(w->out, ids[id]);
     ph_output_puts(w->out, ") ");
     w->renamed += put_text(w->out,
                            ph_str_text(w->p, name, &w->text, &w->text_cap),
@@ -90,29 +148,29 @@ static void put_spec(cgw *w, const char *key, uint32_t *ids, uint32_t *next,
     ph_output_puts(w->out, "\n");
 }
 
-static void put_object(cgw *w, const char *key, const ph_object *o)
+static void put_object(cgw *w, int key, const ph_object *o)
 {
     if (!o) {
-        ph_output_puts(w->out, key);
+        ph_output_puts(w->out, key_text[key]);
         ph_output_puts(w->out, "=???\n");
         return;
     }
-    put_spec(w, key, w->obj_id, &w->nobj, o->id, o->name);
+    put_spec(w, key, o->id);
 }
 
-static void put_file(cgw *w, const char *key, const ph_file *f)
+static void put_file(cgw *w, int key, const ph_file *f)
 {
     if (!f) {
-        ph_output_puts(w->out, key);
+        ph_output_puts(w->out, key_text[key]);
         ph_output_puts(w->out, "=???\n");
         return;
     }
-    put_spec(w, key, w->file_id, &w->nfile, f->id, f->name);
+    put_spec(w, key, f->id);
 }
 
-static void put_func(cgw *w, const char *key, const ph_func *f)
+static void put_func(cgw *w, int key, const ph_func *f)
 {
-    put_spec(w, key, w->fn_id, &w->nfn, f->id, f->name);
+    put_spec(w, key, f->id);
 }
 
 /* One subposition, relative to *last unless absolute; moves *last when
@@ -168,7 +226,7 @@ static void switch_file(cgw *w, ph_file *f)
 {
     if (f == w->cur || !f)
         return;
-    put_file(w, f == w->fl ? "fe" : "fi", f);
+    put_file(w, f == w->fl ? K_FE : K_FI, f);
     w->cur = f;
 }
 
@@ -280,12 +338,12 @@ static void write_call(cgw *w, const ph_func *f, const ph_call *c,
 
     switch_file(w, c->file);
     if (c->callee->object != f->object)
-        put_object(w, "cob", c->callee->object);
+        put_object(w, K_COB, c->callee->object);
     if (cf != w->cur && cf)
-        put_file(w, "cfi", cf);
+        put_file(w, K_CFI, cf);
     else if (!cf && w->cur)
         ph_output_puts(w->out, "cfi=???\n");
-    put_func(w, "cfn", c->callee);
+    put_func(w, K_CFN, c->callee);
     /* Records from sampled stacks count samples, not calls: the count
      * is unknown, written as 0 as go tool pprof -callgrind does. */
     int sampled = ph_flat_is_tree(w->v, c);
@@ -308,9 +366,9 @@ static void write_jump(cgw *w, const ph_func *f, const ph_jump *j)
 {
     switch_file(w, j->file);
     if (j->to_file && j->to_file != w->cur)
-        put_file(w, "jfi", j->to_file);
+        put_file(w, K_JFI, j->to_file);
     if (j->to && j->to != f)
-        put_func(w, "jfn", j->to);
+        put_func(w, K_JFN, j->to);
     if (j->conditional) {
         ph_output_puts(w->out, "jcnd=");
         ph_output_u64(w->out, j->followed);
@@ -327,6 +385,18 @@ static void write_jump(cgw *w, const ph_func *f, const ph_jump *j)
     ph_output_puts(w->out, "\n");
 }
 
+/* The ob= and fl= lines before function f's fn= (as they follow the
+ * context the function before left). */
+static void put_head(cgw *w, const ph_func *f)
+{
+    if (f->object != w->ob || !w->ob)
+        put_object(w, K_OB, f->object);
+    /* callgrind_annotate does not go back to the fl= file at fn=: write
+     * fl= again after fi=/fe= lines, as callgrind does. */
+    if (f->file != w->fl || f->file != w->cur || !w->fl)
+        put_file(w, K_FL, f->file);
+}
+
 static void write_function(cgw *w, const ph_func *f, const ph_part *part,
                            int64_t *zero)
 {
@@ -337,17 +407,16 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
     const ph_call *c;
     const ph_jump *jp;
 
-    if (f->object != w->ob || !w->ob) {
-        put_object(w, "ob", f->object);
-        w->ob = f->object;
+    if (w->head_open) {
+        /* the context before the piece is known when it is put in place */
+        put_mark(w, HEAD_MARK, f->id);
+        w->head_open = 0;
+    } else {
+        put_head(w, f);
     }
-    /* callgrind_annotate does not go back to the fl= file at fn=: write
-     * fl= again after fi=/fe= lines, as callgrind does. */
-    if (f->file != w->fl || f->file != w->cur || !w->fl) {
-        put_file(w, "fl", f->file);
-        w->fl = f->file;
-    }
-    put_func(w, "fn", f);
+    w->ob = f->object;
+    w->fl = f->file;
+    put_func(w, K_FN, f);
     w->cur = w->fl;
     w->fresh = 1;
     ph_flat_rows_init(&it, w->v, w->p, f, part);
@@ -364,6 +433,113 @@ static void write_function(cgw *w, const ph_func *f, const ph_part *part,
         if (jp->part == part)
             write_jump(w, f, jp);
     ph_output_puts(w->out, "\n");
+}
+
+/* ------------------------------------------------------------------ */
+/* A part's functions in pieces                                        */
+
+/* The cost lines' numbers, most of the writer's time, are made on two
+ * threads: the functions in pieces of PIECE_FUNCS, each piece in memory
+ * with its name lines and head marked (put_mark), up to PIECES_AHEAD of
+ * them ahead of the one written; the pieces written in order, their marks
+ * made into lines there (ph_run_ordered). */
+#define PIECE_FUNCS 256
+#define PIECES_AHEAD 8
+
+typedef struct piece {
+    ph_output *mem;
+    int any;                    /* a function in it */
+    ph_object *ob;              /* the context it leaves */
+    ph_file *fl, *cur;
+    uint64_t unknown_incl, unknown_counts;
+} piece;
+
+typedef struct part_pieces {
+    cgw *w;
+    const ph_part *part;
+    int64_t *zero;
+    size_t nf;
+    cgw side[2];                /* each thread's writer of pieces */
+    piece slot[PIECES_AHEAD];   /* piece i in slot i % PIECES_AHEAD */
+} part_pieces;
+
+static void make_piece(void *arg, size_t i, int side)
+{
+    part_pieces *pp = arg;
+    cgw *s = &pp->side[side];
+    piece *pc = &pp->slot[i % PIECES_AHEAD];
+    size_t k = i * PIECE_FUNCS;
+    size_t end = pp->nf - k > PIECE_FUNCS ? k + PIECE_FUNCS : pp->nf;
+
+    ph_output_memory_clear(pc->mem);
+    s->out = pc->mem;
+    s->head_open = 1;
+    s->unknown_incl = s->unknown_counts = 0;
+    for (; k < end; k++) {
+        const ph_func *f = ph_func_at(s->p, k);
+        if (func_has_data(s, f, pp->part))
+            write_function(s, f, pp->part, pp->zero);
+    }
+    pc->any = !s->head_open;
+    pc->ob = s->ob;
+    pc->fl = s->fl;
+    pc->cur = s->cur;
+    pc->unknown_incl = s->unknown_incl;
+    pc->unknown_counts = s->unknown_counts;
+}
+
+/* Piece i into the output, its marks made into lines. */
+static void give_piece(void *arg, size_t i)
+{
+    part_pieces *pp = arg;
+    cgw *w = pp->w;
+    piece *pc = &pp->slot[i % PIECES_AHEAD];
+    size_t len;
+    const unsigned char *b = ph_output_memory_bytes(pc->mem, &len);
+    const unsigned char *end = b + len, *m;
+
+    for (; b < end; b = m + MARK_LEN) {
+        uint32_t id;
+        m = memchr(b, 0, (size_t)(end - b));
+        ph_output_write(w->out, b, (size_t)((m ? m : end) - b));
+        if (!m)
+            break;
+        memcpy(&id, m + 2, sizeof id);
+        if (m[1] == HEAD_MARK)
+            put_head(w, ph_func_at(w->p, id - 1));
+        else
+            put_spec(w, m[1] - 1, id);
+    }
+    if (pc->any) {
+        w->ob = pc->ob;
+        w->fl = pc->fl;
+        w->cur = pc->cur;
+    }
+    w->unknown_incl += pc->unknown_incl;
+    w->unknown_counts += pc->unknown_counts;
+}
+
+static void write_functions(cgw *w, const ph_part *part, int64_t *zero)
+{
+    part_pieces pp;
+    int k;
+
+    pp.w = w;
+    pp.part = part;
+    pp.zero = zero;
+    pp.nf = ph_func_count(w->p);
+    for (k = 0; k < 2; k++) {
+        pp.side[k] = *w;        /* marking: no name made, no table used */
+        pp.side[k].marking = 1;
+        pp.side[k].text = NULL;
+        pp.side[k].text_cap = 0;
+    }
+    for (k = 0; k < PIECES_AHEAD; k++)
+        pp.slot[k].mem = ph_output_memory();
+    ph_run_ordered((pp.nf + PIECE_FUNCS - 1) / PIECE_FUNCS, PIECES_AHEAD,
+                   ph_iters_apart(w->p) ? 2 : 1, make_piece, give_piece, &pp);
+    for (k = 0; k < PIECES_AHEAD; k++)
+        ph_output_abort(pp.slot[k].mem);
 }
 
 static const int64_t *summary_of(cgw *w, const ph_part *part,
@@ -383,7 +559,7 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
 {
     const ph_profile *p = w->p;
     ph_part *part = ph_part_at(p, index);
-    size_t i, nf = ph_func_count(p);
+    size_t nf = ph_func_count(p);
     const int64_t *tot = ph_totals(p, (int)index);
     const char *gpid = ph_meta_get(p, "pid");
 
@@ -414,11 +590,7 @@ static void write_part(cgw *w, size_t index, int64_t *zero)
     ph_output_puts(w->out, "summary:");
     put_costs(w, summary_of(w, part, tot), w->nreal);
     ph_output_puts(w->out, "\n");
-    for (i = 0; i < nf; i++) {
-        const ph_func *f = ph_func_at(p, i);
-        if (func_has_data(w, f, part))
-            write_function(w, f, part, zero);
-    }
+    write_functions(w, part, zero);
     ph_output_puts(w->out, "totals:");
     put_costs(w, tot, w->nreal);
 }

@@ -179,6 +179,13 @@ PH_API void ph_output_printf(ph_output *out, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 PH_API void ph_output_u64(ph_output *out, uint64_t v);  /* decimal, fast */
 PH_API void ph_output_i64(ph_output *out, int64_t v);
+/* An output kept in memory (a writer's piece made beside the others:
+ * ph_run_ordered): its bytes so far, emptied for the next piece; freed by
+ * ph_output_abort. */
+PH_API ph_output *ph_output_memory(void);
+PH_API const unsigned char *ph_output_memory_bytes(const ph_output *out,
+                                                   size_t *len);
+PH_API void ph_output_memory_clear(ph_output *out);
 /* Write everything through a gzip stream from now on (pprof). Call first. */
 PH_API void ph_output_set_gzip(ph_output *out);
 /* Flush, fsync-free close and rename into place. Returns 0, or -1 with err

@@ -549,6 +549,9 @@ PH_API void ph_call_add(ph_profile *p, ph_func *caller, ph_part *part,
 PH_API size_t ph_call_count(const ph_profile *p);
 
 #define PH_CALL_INLINE 16   /* incl widths decoded into the iterator */
+/* Whether p's row and call iterators take none of its scratch (at most
+ * PH_CALL_INLINE events): then threads may iterate it side by side. */
+#define ph_iters_apart(p) (ph_event_nreal(p) <= PH_CALL_INLINE)
 typedef struct ph_call_iter {
     const ph_profile *p;
     uint32_t mode;

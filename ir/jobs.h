@@ -25,4 +25,15 @@ void ph_run_pair(void (*fn)(void *), void *first, void *second);
  * light side takes the other core only for a short time). */
 void ph_run_beside(void (*fn)(void *), void *light, void *heavy);
 
+/* Pieces 0..n-1 made side by side and given in order: make(arg, i, side)
+ * on this thread (side 0) and, when `sides` is 2 and there are two jobs
+ * or more, on one other (side 1: each side may keep scratch of its own);
+ * give(arg, i) one piece at a time in the order of i, by whichever side is
+ * free, with at most `ahead` (at least 1) pieces made or being made and
+ * not given.  Alone, this thread makes and gives each piece in turn.
+ * make runs beside make and give: it must write nothing they read. */
+void ph_run_ordered(size_t n, size_t ahead, int sides,
+                    void (*make)(void *arg, size_t i, int side),
+                    void (*give)(void *arg, size_t i), void *arg);
+
 #endif /* PH_JOBS_H */

@@ -28,6 +28,7 @@
 
 #include "io.h"
 #include "ir/gz_members.h"
+#include "ir_priv.h"
 #include "jobs.h"
 
 #define BUF_SIZE ((size_t)64 << 10)
@@ -79,6 +80,7 @@ struct ph_output {
     char *target;        /* file renamed onto (symlinks resolved) */
     char *tmp;           /* temporary file; NULL when writing in place */
     int is_stdout;
+    int memory;          /* ph_output_memory: buf grows, nothing written */
     mode_t mode;         /* mode the committed file gets */
     unsigned char *buf;
     size_t used, cap;    /* cap: BUF_SIZE, or JOB_SIZE for the thread */
@@ -285,6 +287,28 @@ failed:
     return NULL;
 }
 
+ph_output *ph_output_memory(void)
+{
+    ph_output *out = ph_xcalloc(1, sizeof *out);
+    out->buf = ph_xmalloc(BUF_SIZE);
+    out->cap = BUF_SIZE;
+    out->sk.fd = -1;
+    out->memory = 1;
+    return out;
+}
+
+const unsigned char *ph_output_memory_bytes(const ph_output *out,
+                                            size_t *len)
+{
+    *len = out->used;
+    return out->buf;
+}
+
+void ph_output_memory_clear(ph_output *out)
+{
+    out->used = 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
@@ -473,6 +497,14 @@ void ph_output_write(ph_output *out, const void *data, size_t len)
     if (out->err_no)
         return;
     if (len <= out->cap - out->used) {
+        memcpy(out->buf + out->used, p, len);
+        out->used += len;
+        return;
+    }
+    if (out->memory) {
+        void *b = out->buf;
+        ph_array_reserve(&b, &out->cap, out->used + len, 1);
+        out->buf = b;
         memcpy(out->buf + out->used, p, len);
         out->used += len;
         return;

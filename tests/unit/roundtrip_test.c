@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ir/format.h"
+#include "ir/jobs.h"
 #include "suites.h"
 
 static char dir[] = "/tmp/ph_roundtrip.XXXXXX";
@@ -128,6 +129,138 @@ static void test_pprof(void)
     check_roundtrip("samples/callgrind/chain.default.out", "pprof", "pb.gz");
 }
 
+/* The file at path, NUL-ended (NULL if unreadable); *len its bytes. */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *b = NULL;
+    long n;
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) != NULL) {
+        *len = fread(b, 1, (size_t)n, f);
+        b[*len] = '\0';
+    }
+    fclose(f);
+    return b;
+}
+
+/* Name lines of a callgrind file that break its compression: an id given
+ * its text twice, used before its text, or not the next number of its
+ * kind (objects, files, functions; each part starts afresh).  *defs: the
+ * functions given their text. */
+static size_t bad_names(char *text, size_t *defs)
+{
+    static const char *const keys[] = {"ob", "cob", "fl", "fi", "fe", "cfi",
+                                       "jfi", "fn", "cfn", "jfn"};
+    static const int kind[] = {0, 0, 1, 1, 1, 1, 1, 2, 2, 2};
+    unsigned char *seen[3] = {NULL, NULL, NULL};
+    size_t cap = 1 << 20, next[3] = {0, 0, 0}, bad = 0;
+    for (int k = 0; k < 3; k++)
+        seen[k] = calloc(cap, 1);
+    *defs = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        if (strncmp(l, "part:", 5) == 0) {
+            for (int k = 0; k < 3; k++) {
+                memset(seen[k], 0, cap);
+                next[k] = 0;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            size_t kl = strlen(keys[i]);
+            char *end;
+            if (strncmp(l, keys[i], kl) != 0 || strncmp(l + kl, "=(", 2))
+                continue;
+            unsigned long id = strtoul(l + kl + 2, &end, 10);
+            int k = kind[i], named = end[0] == ')' && end[1] == ' ';
+            if (id == 0 || id >= cap || end[0] != ')') {
+                bad++;
+            } else if (named) {
+                bad += seen[k][id] || id != next[k] + 1;
+                seen[k][id] = 1;
+                next[k] = id;
+                *defs += k == 2;
+            } else {
+                bad += !seen[k][id];
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        free(seen[k]);
+    return bad;
+}
+
+/* The callgrind writer makes a part's functions in pieces on two threads
+ * and writes the pieces in order, their name lines made there: the file
+ * is the one a single thread writes, every name is given its text once,
+ * at its first use, and it reads back the same.  The sample has functions
+ * enough for two pieces. */
+static void test_callgrind_pieces(void)
+{
+    const char *sample = "samples/callgrind/chain.callers8.out";
+    const char *top = getenv("top_srcdir");
+    char in[1024], one[1024], two[1024];
+    snprintf(in, sizeof in, "%s/%s", top ? top : ".", sample);
+    if (access(in, R_OK) != 0)
+        return;   /* run outside make check */
+    snprintf(one, sizeof one, "%s/one.callgrind", dir);
+    snprintf(two, sizeof two, "%s/two.callgrind", dir);
+    ph_profile *p = load(in);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    ph_set_jobs(1);
+    CU_ASSERT_EQUAL(write_to(p, "callgrind", one), 0);
+    ph_set_jobs(2);
+    CU_ASSERT_EQUAL(write_to(p, "callgrind", two), 0);
+    ph_set_jobs(0);
+    size_t n1 = 0, n2 = 0, defs = 0;
+    char *a = slurp(one, &n1), *b = slurp(two, &n2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT(n1 == n2 && memcmp(a, b, n1) == 0);
+    CU_ASSERT_EQUAL(bad_names(b, &defs), 0);
+    CU_ASSERT(defs > 256);
+    free(a);
+    free(b);
+    unlink(one);
+    unlink(two);
+    ph_profile_free(p);
+    check_roundtrip(sample, "callgrind", "callgrind");
+}
+
+/* Line ends and NUL in a name, which would end its line or its name for
+ * callgrind's readers, are written as '?', and the writer says so. */
+static void test_callgrind_name_on_one_line(void)
+{
+    static const char name[] = "a\nb\rc\0d\n";
+    char path[1024], err[1024];
+    ph_profile *p = ph_profile_new();
+    ph_part *part = ph_part_add(p, PH_PART_WHOLE);
+    ph_event_add(p, "Ir");
+    ph_func *f = ph_func_get(p, ph_str_intern(p, name, sizeof name - 1),
+                             NULL, NULL);
+    ph_row_add(p, f, part, 0, 1, NULL, (int64_t[]){5}, 1);
+    snprintf(path, sizeof path, "%s/names.callgrind", dir);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(ph_exporter_find("callgrind")->write(p, out), 0);
+    uint64_t times = 0;
+    int said = 0;
+    for (size_t i = 0; i < ph_output_drop_count(out); i++)
+        if (strstr(ph_output_drop_at(out, i, &times), "line end"))
+            said = times == 1;
+    CU_ASSERT(said);
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    size_t len = 0;
+    char *text = slurp(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nfn=(1) a?b?c?d?\n"));
+    free(text);
+    unlink(path);
+    ph_profile_free(p);
+}
+
 /* A profile with no event (callgrind's writer may write an empty
  * profile; these cannot): each writer records why on the output, and the
  * commit fails with that message and leaves no file. */
@@ -159,6 +292,10 @@ void ph_test_register_roundtrip(void)
 {
     CU_pSuite s = CU_add_suite("roundtrip", make_dir, remove_dir);
     CU_add_test(s, "callgrind read back", test_callgrind);
+    CU_add_test(s, "callgrind pieces on two threads",
+                test_callgrind_pieces);
+    CU_add_test(s, "callgrind names on one line",
+                test_callgrind_name_on_one_line);
     CU_add_test(s, "cachegrind read back", test_cachegrind);
     CU_add_test(s, "pprof read back", test_pprof);
     CU_add_test(s, "writer error on the output", test_error_on_output);
