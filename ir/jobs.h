@@ -1,11 +1,13 @@
-/* jobs.h -- how many threads the library may use, and two independent
- * pieces of work run side by side.  The count is set once by the front end
- * from --jobs or PROFHUB_JOBS: the callgrind reader's look-ahead threads
+/* jobs.h -- how many threads the library may use, two independent
+ * pieces of work run side by side, and pieces made side by side and given
+ * in order.  The count is set once by the front end from --jobs or
+ * PROFHUB_JOBS: the callgrind reader's look-ahead threads
  * (importers/callgrind_par.c), the protobuf readers' check of their
  * samples (proto/pb_read.c), the functions' sums of rows (aggregate.c),
  * the stack view's split of self costs (analysis/view_stacks.c), diff's
- * two inputs and two tables and the gzip thread of an output (output.c)
- * use it.  Every result is the same whatever the number. */
+ * two inputs and two tables, the gzip thread of an output (output.c) and
+ * the callgrind writer's pieces (exporters/callgrind_out.c) use it.  Every
+ * result is the same whatever the number. */
 #ifndef PH_JOBS_H
 #define PH_JOBS_H
 
