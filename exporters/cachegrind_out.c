@@ -64,6 +64,8 @@ static uint32_t rank_file(cg_writer *w, ph_file *f)
 static void add_entry(cg_writer *w, uint32_t filerank, uint32_t func,
                       uint32_t line, const int64_t *cost)
 {
+    if (w->nents >= UINT32_MAX - 1)   /* entries are named by 32 bits */
+        ph_oom();
     if (w->nents == w->capents) {
         w->capents = w->capents ? 2 * w->capents : 1024;
         w->ents = ph_xrealloc(w->ents, w->capents * sizeof *w->ents);
@@ -134,25 +136,39 @@ static void add_row(cg_writer *w, uint32_t filerank, uint32_t func,
     add_entry(w, filerank, func, line, cost);
 }
 
-/* The function's entries' sums packed, its table emptied for the next
- * one. */
+/* A function's entries in the order they are written: by file, then
+ * line. */
+static int compare_in_function(const void *a, const void *b)
+{
+    const cg_entry *x = a, *y = b;
+    if (x->filerank != y->filerank)
+        return x->filerank < y->filerank ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The function's table emptied for the next one, its entries sorted and
+ * their sums packed. */
 static void next_function(cg_writer *w)
 {
-    size_t room = ph_costs_room_max(w->nout);
-    for (size_t i = w->func_first; i < w->nents; i++) {
-        size_t j = line_slot(w, w->ents[i].filerank, w->ents[i].line);
-        while (w->slot[j] != i + 1)
+    size_t room = ph_costs_room_max(w->nout), n = w->nents - w->func_first;
+    cg_entry *e = w->ents + w->func_first;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = line_slot(w, e[i].filerank, e[i].line);
+        while (w->slot[j] != w->func_first + i + 1)
             j = (j + 1) & w->mask;
         w->slot[j] = 0;
+        e[i].cost = i;          /* its sums, until packed */
+    }
+    ph_qsort(e, n, sizeof *e, compare_in_function);
+    for (size_t i = 0; i < n; i++) {
         if (w->npacked + room > w->cappacked) {
             w->cappacked = 2 * (w->npacked + room) + 4096;
             w->packed = ph_xrealloc(w->packed, w->cappacked);
         }
-        w->ents[i].cost = w->npacked;
-        w->npacked = (size_t)(ph_costs_put(w->packed + w->npacked,
-                                           w->sums + (i - w->func_first) *
-                                                     w->nout, w->nout) -
-                              w->packed);
+        const int64_t *sums = w->sums + e[i].cost * w->nout;
+        e[i].cost = w->npacked;
+        w->npacked = (size_t)(ph_costs_put(w->packed + w->npacked, sums,
+                                           w->nout) - w->packed);
     }
     w->func_first = w->nents;
 }
@@ -177,14 +193,25 @@ static void collect_rows(cg_writer *w)
     }
 }
 
-static int compare_entries(const void *a, const void *b)
+/* The entries in the order they are written, by file, then function,
+ * then line: each function's are in file and line order already, and the
+ * functions come in order; a stable pass by file is all it takes (a sort
+ * of the entries would need as many again beside them). */
+static uint32_t *written_order(const cg_writer *w)
 {
-    const cg_entry *x = a, *y = b;
-    if (x->filerank != y->filerank)
-        return x->filerank < y->filerank ? -1 : 1;
-    if (x->func != y->func)
-        return x->func < y->func ? -1 : 1;
-    return x->line < y->line ? -1 : x->line > y->line;
+    size_t *first = ph_xcalloc(w->nfiles + 2, sizeof *first);
+    uint32_t *order = ph_xmalloc_written((w->nents + 1) * sizeof *order);
+    for (size_t i = 0; i < w->nents; i++)
+        first[w->ents[i].filerank]++;
+    for (size_t r = 0, at = 0; r <= w->nfiles; r++) {
+        size_t n = first[r];
+        first[r] = at;
+        at += n;
+    }
+    for (size_t i = 0; i < w->nents; i++)
+        order[first[w->ents[i].filerank]++] = (uint32_t)i;
+    free(first);
+    return order;
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,10 +296,10 @@ static void write_body(cg_writer *w)
     int64_t *sum = ph_xcalloc(n ? n : 1, sizeof *sum);
     int64_t *acc = ph_xcalloc(n ? n : 1, sizeof *acc);
     const unsigned char *end = w->packed + w->npacked;
-    ph_qsort(w->ents, w->nents, sizeof *w->ents, compare_entries);
+    uint32_t *order = written_order(w);
     uint32_t curfile = 0, curfunc = UINT32_MAX;
     for (size_t i = 0; i < w->nents; i++) {
-        const cg_entry *e = &w->ents[i];
+        const cg_entry *e = &w->ents[order[i]];
         memset(acc, 0, n * sizeof *acc);
         ph_costs_get(w->packed + e->cost, end, acc, n);
         if (e->filerank != curfile) {
@@ -296,6 +323,7 @@ static void write_body(cg_writer *w)
     }
     ph_output_puts(w->out, "summary:");
     put_costs(w->out, sum, n);
+    free(order);
     free(sum);
     free(acc);
 }
