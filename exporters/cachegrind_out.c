@@ -44,6 +44,8 @@ typedef struct cg_writer {
     uint32_t nfiles;
     uint64_t addr_rows;
     uint64_t renamed;       /* names with a line end replaced */
+    char *text;             /* a compound name's text, made for writing it */
+    size_t text_cap;
     uint64_t renamed_events; /* event names with blanks or line ends */
     ph_out_names event_names;
 } cg_writer;
@@ -70,6 +72,7 @@ static void add_entry(cg_writer *w, uint32_t filerank, uint32_t func,
         w->capents = w->capents ? 2 * w->capents : 1024;
         w->ents = ph_xrealloc(w->ents, w->capents * sizeof *w->ents);
     }
+    ph_map_ahead(w->ents, sizeof *w->ents, w->nents, w->capents);
     size_t at = (w->nents - w->func_first) * w->nout;
     if (at + w->nout > w->capsums) {
         w->capsums = 2 * (at + w->nout);
@@ -159,12 +162,17 @@ static void next_function(cg_writer *w)
         w->slot[j] = 0;
         e[i].cost = i;          /* its sums, until packed */
     }
-    ph_qsort(e, n, sizeof *e, compare_in_function);
+    size_t sorted = 1;
+    while (sorted < n && compare_in_function(&e[sorted - 1], &e[sorted]) < 0)
+        sorted++;
+    if (sorted < n)     /* a cachegrind file's rows come in order */
+        ph_qsort(e, n, sizeof *e, compare_in_function);
     for (size_t i = 0; i < n; i++) {
         if (w->npacked + room > w->cappacked) {
             w->cappacked = 2 * (w->npacked + room) + 4096;
             w->packed = ph_xrealloc(w->packed, w->cappacked);
         }
+        ph_map_ahead_bytes(w->packed, w->npacked, room, w->cappacked);
         const int64_t *sums = w->sums + e[i].cost * w->nout;
         e[i].cost = w->npacked;
         w->npacked = (size_t)(ph_costs_put(w->packed + w->npacked, sums,
@@ -217,31 +225,13 @@ static uint32_t *written_order(const cg_writer *w)
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-/* A name on one line: line ends become '?' (the format cannot hold them);
- * the unknown name (0 or empty) is "???".  Counts a changed name in
- * w->renamed. */
+/* A name on one line (line ends as '?', ph_out_line_name; the unknown
+ * name, 0 or empty, as "???"), a compound name's text made in the
+ * writer's buffer; counts a changed name in w->renamed. */
 static void put_name(cg_writer *w, ph_str s)
 {
-    ph_output *out = w->out;
-    const char *t = ph_str_get(w->p, s);
-    size_t n = ph_str_len(w->p, s);
-    if (n == 0) {
-        ph_output_puts(out, "???");
-        return;
-    }
-    size_t start = 0;
-    int changed = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '\n' || t[i] == '\r') {
-            changed = 1;
-            ph_output_write(out, t + start, i - start);
-            ph_output_puts(out, "?");
-            start = i + 1;
-        }
-    }
-    ph_output_write(out, t + start, n - start);
-    if (changed)
-        w->renamed++;
+    const char *t = ph_str_text(w->p, s, &w->text, &w->text_cap);
+    w->renamed += ph_out_line_name(w->out, t, ph_str_len(w->p, s), 0);
 }
 
 static void put_meta_line(ph_output *out, const char *key, const char *v)
@@ -281,10 +271,10 @@ static void write_header(cg_writer *w)
 static void put_costs(ph_output *out, const int64_t *c, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
-        ph_output_puts(out, " ");
+        ph_output_write(out, " ", 1);
         ph_output_i64(out, c[k]);
     }
-    ph_output_puts(out, "\n");
+    ph_output_write(out, "\n", 1);
 }
 
 /* Sort, write fl=/fn=/count lines (an entry a (file, function, line):
@@ -402,6 +392,7 @@ int ph_cachegrind_write(const ph_profile *p, ph_output *out)
         ph_out_event_names_changed(out, w.renamed_events, "cachegrind");
 
     ph_out_names_free(&w.event_names);
+    free(w.text);
     free(w.ents);
     free(w.slot);
     free(w.sums);

@@ -62,40 +62,10 @@ typedef struct cgw {
 /* ------------------------------------------------------------------ */
 /* Names and numbers                                                  */
 
-/* The length of t[0..n) before its first line end or NUL. */
-static size_t line_part(const char *t, size_t n)
-{
-    const char *q;
-    if ((q = memchr(t, '\n', n)) != NULL)
-        n = (size_t)(q - t);
-    if ((q = memchr(t, '\r', n)) != NULL)
-        n = (size_t)(q - t);
-    if ((q = memchr(t, '\0', n)) != NULL)
-        n = (size_t)(q - t);
-    return n;
-}
-
-/* A name on one line: line ends and NUL (which end a line or a name for
- * callgrind's readers) become '?'; the unknown name is "???".  Returns
- * whether a byte was replaced. */
+/* A name on one line: see ph_out_line_name. */
 static int put_text(ph_output *out, const char *t, size_t n)
 {
-    int replaced = 0;
-
-    if (n == 0) {
-        ph_output_puts(out, "???");
-        return 0;
-    }
-    for (;;) {
-        size_t k = line_part(t, n);
-        ph_output_write(out, t, k);
-        if (k == n)
-            return replaced;
-        ph_output_puts(out, "?");
-        replaced = 1;
-        t += k + 1;
-        n -= k + 1;
-    }
+    return ph_out_line_name(out, t, n, 1);
 }
 
 /* A mark of a name line (kind: its key + 1) or of a head (HEAD_MARK). */

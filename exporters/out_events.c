@@ -276,3 +276,36 @@ void ph_out_drop_scales(const ph_profile *p, ph_output *out)
                    "format has no units: values written as raw counts, "
                    "such as ticks)");
 }
+
+/* The length of t[0..n) before its first line end (or NUL). */
+static size_t line_part(const char *t, size_t n, int nul)
+{
+    const char *q;
+    if ((q = memchr(t, '\n', n)) != NULL)
+        n = (size_t)(q - t);
+    if ((q = memchr(t, '\r', n)) != NULL)
+        n = (size_t)(q - t);
+    if (nul && (q = memchr(t, '\0', n)) != NULL)
+        n = (size_t)(q - t);
+    return n;
+}
+
+int ph_out_line_name(ph_output *out, const char *t, size_t n, int nul)
+{
+    int replaced = 0;
+
+    if (n == 0) {
+        ph_output_write(out, "???", 3);
+        return 0;
+    }
+    for (;;) {
+        size_t k = line_part(t, n, nul);
+        ph_output_write(out, t, k);
+        if (k == n)
+            return replaced;
+        ph_output_write(out, "?", 1);
+        replaced = 1;
+        t += k + 1;
+        n -= k + 1;
+    }
+}

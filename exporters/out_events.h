@@ -60,4 +60,10 @@ int ph_out_event_name(ph_output *out, const ph_out_names *names,
 void ph_out_event_names_changed(ph_output *out, uint64_t n,
                                 const char *format);
 
+/* A name on one line of a line-based format (callgrind, cachegrind): its
+ * line ends, and its NULs when nul is set, written as '?' (they would end
+ * its line, or its name for callgrind's readers); an empty name as "???".
+ * Returns whether a byte was replaced. */
+int ph_out_line_name(ph_output *out, const char *t, size_t n, int nul);
+
 #endif /* PH_OUT_EVENTS_H */
