@@ -16,6 +16,7 @@
 
 #include "ir/gz_members.h"
 #include "ir/io.h"
+#include "ir/jobs.h"
 #include "suites.h"
 
 static char dir[64];
@@ -399,6 +400,81 @@ static void test_cleanup(void)
     unlink(a);
 }
 
+/* An output kept in memory grows as it is written, past its first
+ * buffer, holds the bytes in order, and starts again when cleared. */
+static void test_memory(void)
+{
+    ph_output *out = ph_output_memory();
+    char want[256 * 1024];
+    size_t len = 0, n = 0;
+    for (size_t i = 0; i < sizeof want; i++)
+        want[i] = (char)('a' + i % 23);
+    while (n < sizeof want) {       /* pieces of several sizes */
+        size_t k = 1 + n % 5000;
+        if (k > sizeof want - n)
+            k = sizeof want - n;
+        ph_output_write(out, want + n, k);
+        n += k;
+    }
+    const unsigned char *b = ph_output_memory_bytes(out, &len);
+    CU_ASSERT_EQUAL(len, sizeof want);
+    CU_ASSERT(len == sizeof want && memcmp(b, want, len) == 0);
+    ph_output_memory_clear(out);
+    ph_output_u64(out, 18446744073709551615ull);
+    ph_output_puts(out, " x");
+    b = ph_output_memory_bytes(out, &len);
+    CU_ASSERT(len == 22 && memcmp(b, "18446744073709551615 x", 22) == 0);
+    ph_output_abort(out);
+}
+
+/* ph_run_ordered's pieces: each made once, before it is given; given in
+ * order; never more than `ahead` made and not given. */
+#define PIECES 300
+#define AHEAD 3
+typedef struct pieces_seen {
+    int made[PIECES];
+    size_t given;               /* read by the makers: atomic */
+    int sides[2];
+    int bad;
+} pieces_seen;
+
+static void make_one(void *arg, size_t i, int side)
+{
+    pieces_seen *s = arg;
+    volatile unsigned spin = 0;
+    if (i >= __atomic_load_n(&s->given, __ATOMIC_ACQUIRE) + AHEAD ||
+        side < 0 || side > 1)
+        __atomic_store_n(&s->bad, 1, __ATOMIC_RELAXED);
+    for (unsigned k = 0; k < (i % 7) * 2000; k++)   /* uneven pieces */
+        spin += k;
+    s->made[i]++;
+    s->sides[side > 0]++;
+}
+
+static void give_one(void *arg, size_t i)
+{
+    pieces_seen *s = arg;
+    if (i != s->given || s->made[i] != 1)
+        __atomic_store_n(&s->bad, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->given, s->given + 1, __ATOMIC_RELEASE);
+}
+
+static void test_ordered_pieces(void)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        pieces_seen s;
+        memset(&s, 0, sizeof s);
+        ph_set_jobs(jobs);
+        ph_run_ordered(PIECES, AHEAD, 2, make_one, give_one, &s);
+        CU_ASSERT_EQUAL(s.bad, 0);
+        CU_ASSERT_EQUAL(s.given, PIECES);
+        CU_ASSERT_EQUAL(s.sides[0] + s.sides[1], PIECES);
+        if (jobs == 1)
+            CU_ASSERT_EQUAL(s.sides[1], 0);
+    }
+    ph_set_jobs(0);
+}
+
 void ph_test_register_output(void)
 {
     CU_pSuite s = CU_add_suite("output", make_dir, remove_dir);
@@ -413,4 +489,7 @@ void ph_test_register_output(void)
     CU_add_test(s, "writer error recorded on the output", test_writer_error);
     CU_add_test(s, "options and drops", test_options_and_drops);
     CU_add_test(s, "cleanup on a signal", test_cleanup);
+    CU_add_test(s, "an output in memory", test_memory);
+    CU_add_test(s, "pieces made side by side, given in order",
+                test_ordered_pieces);
 }
