@@ -277,8 +277,8 @@ static void put_costs(ph_output *out, const int64_t *c, size_t n)
     ph_output_write(out, "\n", 1);
 }
 
-/* Sort, write fl=/fn=/count lines (an entry a (file, function, line):
- * summed as collected) and summary:. */
+/* The fl=/fn=/count lines in the written order (an entry a (file,
+ * function, line): summed as collected) and summary:. */
 static void write_body(cg_writer *w)
 {
     const ph_profile *p = w->p;
