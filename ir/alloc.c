@@ -69,7 +69,7 @@ static size_t memory_in_use(void)
         i++;
     while (buf[i] >= '0' && buf[i] <= '9')
         resident = resident * 10 + (size_t)(buf[i++] - '0');
-    return resident * (size_t)sysconf(_SC_PAGESIZE);
+    return resident * ph_page_size();
 }
 
 int ph_mem_allows(size_t n)
@@ -207,11 +207,19 @@ size_t ph_page_size(void)
     return page;
 }
 
-int ph_drop_pages(void *from, void *to)
+/* The whole pages within [from, to): [*a, *b), empty when *a >= *b. */
+static void whole_pages(const void *from, const void *to, uintptr_t *a,
+                        uintptr_t *b)
 {
     uintptr_t page = ph_page_size();
-    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1);
-    uintptr_t b = (uintptr_t)to & ~(page - 1);
+    *a = ((uintptr_t)from + page - 1) & ~(page - 1);
+    *b = (uintptr_t)to & ~(page - 1);
+}
+
+int ph_drop_pages(void *from, void *to)
+{
+    uintptr_t a, b;
+    whole_pages(from, to, &a, &b);
     return a < b && madvise((void *)a, b - a, MADV_DONTNEED) == 0 ? 0 : -1;
 }
 
@@ -239,9 +247,8 @@ void *ph_xrealloc(void *p, size_t n)
  * at the ends written. */
 static void zero_untouched(unsigned char *from, unsigned char *to)
 {
-    uintptr_t page = ph_page_size();
-    uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1);
-    uintptr_t b = (uintptr_t)to & ~(page - 1);
+    uintptr_t a, b;
+    whole_pages(from, to, &a, &b);
     if (ph_drop_pages(from, to) != 0) {
         memset(from, 0, (size_t)(to - from));
         return;

@@ -16,6 +16,7 @@
 #include "importers/importers.h"
 #include "exporters/exporters.h"
 #include "suites.h"
+#include "test_files.h"
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
@@ -33,28 +34,6 @@ static ph_profile *read_text(const char *text, ph_input **inp)
     else
         ph_input_close(in);
     return p;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
 }
 
 static const ph_func *find_fn(ph_profile *p, const char *file,
@@ -306,7 +285,7 @@ static void test_samples(void)
         if (n < 4 || strcmp(de->d_name + n - 4, ".out") != 0)
             continue;
         snprintf(path, sizeof path, "%s/%s", folder, de->d_name);
-        buf = slurp(path, &len);
+        buf = ph_test_read_file(path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(buf);
         in = ph_input_memory(buf, len, de->d_name);
         p = ph_profile_new();

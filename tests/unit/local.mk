@@ -3,7 +3,8 @@ check_PROGRAMS += tests/unit/run_unit
 tests_unit_run_unit_SOURCES = tests/unit/run_unit.c tests/unit/suites.h
 tests_unit_run_unit_SOURCES += tests/unit/pprof_test.c tests/unit/drcctprof_test.c \
 	tests/unit/pb_decode_test.c tests/unit/named_strings.c \
-	tests/unit/named_strings.h
+	tests/unit/named_strings.h tests/unit/test_files.c \
+	tests/unit/test_files.h
 tests_unit_run_unit_SOURCES += tests/unit/arena_test.c tests/unit/idmap_test.c \
 	tests/unit/strtab_test.c tests/unit/events_test.c \
 	tests/unit/rows_test.c tests/unit/tree_test.c tests/unit/aggregate_test.c

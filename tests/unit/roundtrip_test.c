@@ -14,6 +14,7 @@
 #include "ir/format.h"
 #include "ir/jobs.h"
 #include "suites.h"
+#include "test_files.h"
 
 static char dir[] = "/tmp/ph_roundtrip.XXXXXX";
 
@@ -129,23 +130,6 @@ static void test_pprof(void)
     check_roundtrip("samples/callgrind/chain.default.out", "pprof", "pb.gz");
 }
 
-/* The file at path, NUL-ended (NULL if unreadable); *len its bytes. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *b = NULL;
-    long n;
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) != NULL) {
-        *len = fread(b, 1, (size_t)n, f);
-        b[*len] = '\0';
-    }
-    fclose(f);
-    return b;
-}
-
 /* Name lines of a callgrind file that break its compression: an id given
  * its text twice, used before its text, or not the next number of its
  * kind (objects, files, functions; each part starts afresh).  *defs: the
@@ -215,7 +199,7 @@ static void test_callgrind_pieces(void)
     CU_ASSERT_EQUAL(write_to(p, "callgrind", two), 0);
     ph_set_jobs(0);
     size_t n1 = 0, n2 = 0, defs = 0;
-    char *a = slurp(one, &n1), *b = slurp(two, &n2);
+    char *a = ph_test_read_file(one, &n1), *b = ph_test_read_file(two, &n2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(a);
     CU_ASSERT_PTR_NOT_NULL_FATAL(b);
     CU_ASSERT(n1 == n2 && memcmp(a, b, n1) == 0);
@@ -253,7 +237,7 @@ static void test_callgrind_name_on_one_line(void)
     CU_ASSERT(said);
     CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
     size_t len = 0;
-    char *text = slurp(path, &len);
+    char *text = ph_test_read_file(path, &len);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     CU_ASSERT_PTR_NOT_NULL(strstr(text, "\nfn=(1) a?b?c?d?\n"));
     free(text);
