@@ -671,7 +671,10 @@ PH_API ph_node *ph_node_child(ph_profile *p, ph_node *parent, ph_func *f,
                               uint32_t flags);
 /* The same in two steps, for a reader that makes millions of nodes of a
  * few frames: the frame's index in the profile's frame table (interned on
- * first use), then the child of parent with the frame of that index. */
+ * first use), then the child of parent with the frame of that index.
+ * ph_frame_index writes only the frame table: one thread may make frames'
+ * indices while another makes nodes and samples with indices it has
+ * been given (ph_node_child, which makes both, excepted). */
 PH_API uint32_t ph_frame_index(ph_profile *p, ph_func *f, ph_object *obj,
                                uint64_t addr, uint32_t line, uint32_t flags);
 PH_API ph_node *ph_node_child_at(ph_profile *p, ph_node *parent,

@@ -237,6 +237,10 @@ struct ph_profile {
     size_t nnodes;
     ph_vec frames;          /* ph_frame *, by frame index */
     ph_htab framemap;
+    /* the frames' entries: an arena of their own, so that a reader may
+     * add frames on one thread while another adds nodes and samples
+     * (the pprof reader: importers/pprof_in.c) */
+    ph_arena frame_arena;
     uint32_t *first_sample; /* per node: sample index + 1; 0 none */
     size_t capnodes;        /* room of the per-node arrays */
     uint64_t *ext_ids;      /* per node, made when one is set */

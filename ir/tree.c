@@ -103,7 +103,7 @@ static uint32_t frame_index(ph_profile *p, const ph_frame *f)
         }
     if (p->frames.n >= UINT32_MAX)
         ph_oom();
-    e = ph_arena_alloc(&p->arena, sizeof *e, alignof(frame_ent));
+    e = ph_arena_alloc(&p->frame_arena, sizeof *e, alignof(frame_ent));
     e->f = *f;
     e->index = (uint32_t)p->frames.n;
     ph_vec_push(&p->frames, e);

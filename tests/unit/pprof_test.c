@@ -1,7 +1,9 @@
 /* pprof_test.c -- the pprof reader and writer and the folded format: a
  * profile packed here with the generated protobuf-c code reads into the
  * tree (inline chains, labels as parts, negative values, metadata); each
- * validation error names its offset; sniffing tells pprof from drcctprof;
+ * validation error names its offset; a sample without a stack keeps its
+ * value, its frame made while another thread makes the locations' (one
+ * job and two); sniffing tells pprof from drcctprof;
  * write -> read keeps every sample; flat data is approximated with exact
  * self costs and a warning; folded stacks read and write. */
 #include "config.h"
@@ -13,6 +15,7 @@
 #include <unistd.h>
 
 #include "importers/importers.h"
+#include "ir/jobs.h"
 #include "proto/pprof.pb-c.h"
 #include "exporters/exporters.h"
 #include "named_strings.h"
@@ -225,6 +228,44 @@ static void test_read_tree(void)
     CU_ASSERT_EQUAL(ph_drcctprof_sniff(d, n), 0);
     CU_ASSERT_EQUAL(ph_pprof_sniff((const unsigned char *)"fn=main\n", 8), 0);
     free(d);
+}
+
+/* A sample without a stack between two with one, its locations listed
+ * last to first (the stacks wait for the frames' indices another thread
+ * makes with two jobs): its value on a root frame "<no stack>", the
+ * others' where their stacks lead. */
+static void test_read_no_stack(void)
+{
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        pbuild b;
+        size_t n;
+        char msg[256];
+        build(&b);
+        b.smp[1].n_location_id = 0;
+        for (int i = 0; i < 3; i++)
+            b.locp[i] = &b.loc[2 - i];
+        uint8_t *d = pack(&b.pb, &n);
+        ph_set_jobs(jobs);
+        ph_profile *p = read_bytes(d, n, msg, sizeof msg);
+        ph_set_jobs(0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        const ph_node *none = child_named(p, NULL, "<no stack>");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(none);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(ph_node_samples(p, none));
+        CU_ASSERT_EQUAL(ph_node_samples(p, none)->cost[1], 10);
+        const ph_node *m = child_named(p, NULL, "main");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        CU_ASSERT_EQUAL(ph_node_samples(p, m)->cost[1], -5);
+        const ph_node *in = child_named(p, m, "inner");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+        const ph_node *lf = child_named(p, in, "leaf");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(lf);
+        CU_ASSERT_EQUAL(ph_node_samples(p, lf)->cost[1], 30);
+        CU_ASSERT_EQUAL(ph_node_frame(p, lf)->line, 30);
+        CU_ASSERT_EQUAL(ph_node_count(p), 4);
+        ph_profile_free(p);
+        free(d);
+    }
 }
 
 /* Each corruption must fail with a message naming an offset. */
@@ -574,6 +615,8 @@ void ph_test_register_pprof(void)
     CU_pSuite s = CU_add_suite("pprof", NULL, NULL);
     CU_add_test(s, "read a tree with inline chains and labels",
                 test_read_tree);
+    CU_add_test(s, "a sample without a stack keeps its value",
+                test_read_no_stack);
     CU_add_test(s, "validation errors name their offset", test_read_errors);
     CU_add_test(s, "write then read keeps every sample",
                 test_write_roundtrip);
