@@ -235,12 +235,15 @@ struct ph_profile {
     ph_node **chunks;       /* node chunks, by number */
     size_t nchunks, capchunks;
     size_t nnodes;
-    ph_vec frames;          /* ph_frame *, by frame index */
-    ph_htab framemap;
-    /* the frames' entries: an arena of their own, so that a reader may
-     * add frames on one thread while another adds nodes and samples
-     * (the pprof reader: importers/pprof_in.c) */
-    ph_arena frame_arena;
+    /* frames by index, in chunks of PH_FRAME_CHUNK (they stay where they
+     * are), found by a table of slots: the frame's hash in the high 32
+     * bits, its index + 1 in the low; 0 empty.  Only ph_frame_index
+     * writes them (a reader may make frames on one thread while another
+     * makes nodes and samples: importers/pprof_in.c) */
+    ph_frame **frame_chunks;
+    size_t nframes, capframechunks;
+    uint64_t *frameslots;
+    size_t framemask;
     uint32_t *first_sample; /* per node: sample index + 1; 0 none */
     size_t capnodes;        /* room of the per-node arrays */
     uint64_t *ext_ids;      /* per node, made when one is set */

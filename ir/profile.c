@@ -26,7 +26,6 @@ ph_profile *ph_profile_new(void)
     ph_arena_init(&p->arena);
     ph_arena_init(&p->row_arena);
     ph_arena_init(&p->rec_arena);
-    ph_arena_init(&p->frame_arena);
     p->seed = make_seed(p);
     ph_strtab_init(p);
     ph_htab_init(&p->objmap, 16);
@@ -55,7 +54,6 @@ void ph_profile_free(ph_profile *p)
     ph_arena_free(&p->arena);
     ph_arena_free(&p->row_arena);
     ph_arena_free(&p->rec_arena);
-    ph_arena_free(&p->frame_arena);
     free(p);
 }
 
@@ -64,7 +62,6 @@ void ph_profile_trim(ph_profile *p)
     ph_arena_trim(&p->arena);
     ph_arena_trim(&p->row_arena);
     ph_arena_trim(&p->rec_arena);
-    ph_arena_trim(&p->frame_arena);
 }
 
 void *ph_profile_alloc(ph_profile *p, size_t n)

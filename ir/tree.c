@@ -23,10 +23,8 @@
 #define OWN_CHUNKS 32
 #define CHUNKS_PER_BLOCK (PH_ARENA_MAX_BLOCK / CHUNK_BYTES)
 
-typedef struct frame_ent {
-    ph_frame f;
-    uint32_t index;
-} frame_ent;
+/* Frames a chunk (32 bytes each); a power of two. */
+#define FRAME_CHUNK 4096
 
 static void drop_build_tables(ph_profile *p)
 {
@@ -51,8 +49,13 @@ void ph_tree_free(ph_profile *p)
     free(p->chunks);
     p->chunks = NULL;
     p->nchunks = p->capchunks = p->nnodes = 0;
-    ph_vec_free(&p->frames);
-    ph_htab_free(&p->framemap);
+    for (size_t i = 0; i * FRAME_CHUNK < p->nframes; i++)
+        free(p->frame_chunks[i]);
+    free(p->frame_chunks);
+    free(p->frameslots);
+    p->frame_chunks = NULL;
+    p->frameslots = NULL;
+    p->nframes = p->capframechunks = p->framemask = 0;
     free(p->first_sample);
     free(p->ext_ids);
     p->first_sample = NULL;
@@ -88,37 +91,87 @@ static uint64_t hash_frame(const ph_profile *p, const ph_frame *f)
     return ph_hash_mix(h, (uint64_t)f->line << 32 | f->flags);
 }
 
-static uint32_t frame_index(ph_profile *p, const ph_frame *f)
+static ph_frame *frame_at(const ph_profile *p, uint32_t i)
 {
-    uint64_t h = hash_frame(p, f);
-    ph_htab *t = &p->framemap;
-    frame_ent *e;
-    if (t->v)
-        for (size_t i = h & t->mask; t->v[i]; i = (i + 1) & t->mask) {
-            const frame_ent *o = t->v[i];
-            if (t->h[i] == h && o->f.func == f->func &&
-                o->f.object == f->object && o->f.addr == f->addr &&
-                o->f.line == f->line && o->f.flags == f->flags)
-                return o->index;
-        }
-    if (p->frames.n >= UINT32_MAX)
-        ph_oom();
-    e = ph_arena_alloc(&p->frame_arena, sizeof *e, alignof(frame_ent));
-    e->f = *f;
-    e->index = (uint32_t)p->frames.n;
-    ph_vec_push(&p->frames, e);
-    ph_htab_insert(t, h, e);
-    return e->index;
+    return &p->frame_chunks[i / FRAME_CHUNK][i % FRAME_CHUNK];
+}
+
+static int same_frame(const ph_frame *a, const ph_frame *b)
+{
+    return a->func == b->func && a->object == b->object &&
+           a->addr == b->addr && a->line == b->line && a->flags == b->flags;
+}
+
+/* At most half full: a probe finds an empty slot in a step or two (a
+ * slot is 8 bytes, a frame 32). */
+static int frameslots_fit(size_t n, size_t cap)
+{
+    return n <= cap / 2;
+}
+
+/* cap slots, every frame put back by its hash (kept in its slot). */
+static void resize_frameslots(ph_profile *p, size_t cap)
+{
+    uint64_t *old = p->frameslots;
+    size_t oldcap = old ? p->framemask + 1 : 0;
+    p->frameslots = ph_xcalloc_written(cap, sizeof *p->frameslots);
+    p->framemask = cap - 1;
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!old[i])
+            continue;
+        size_t j = (old[i] >> 32) & p->framemask;
+        while (p->frameslots[j])
+            j = (j + 1) & p->framemask;
+        p->frameslots[j] = old[i];
+    }
+    free(old);
 }
 
 void ph_frames_reserve(ph_profile *p, size_t n)
 {
-    ph_htab_reserve(&p->framemap, n);
+    size_t cap = p->frameslots ? p->framemask + 1 : 64;
+    if (n > UINT32_MAX - p->nframes)
+        ph_oom();
+    while (!frameslots_fit(p->nframes + n, cap))
+        cap *= 2;
+    if (!p->frameslots || cap > p->framemask + 1)
+        resize_frameslots(p, cap);
+}
+
+static uint32_t frame_index(ph_profile *p, const ph_frame *f)
+{
+    uint32_t h = (uint32_t)hash_frame(p, f);
+    size_t i;
+    if (!p->frameslots || !frameslots_fit(p->nframes + 1, p->framemask + 1))
+        ph_frames_reserve(p, 1);
+    for (i = h & p->framemask; p->frameslots[i]; i = (i + 1) & p->framemask) {
+        uint64_t s = p->frameslots[i];
+        uint32_t index = (uint32_t)s - 1;
+        if ((uint32_t)(s >> 32) == h && same_frame(frame_at(p, index), f))
+            return index;
+    }
+    if (p->nframes >= UINT32_MAX - 1)
+        ph_oom();
+    uint32_t index = (uint32_t)p->nframes;
+    if (index % FRAME_CHUNK == 0) {
+        size_t k = index / FRAME_CHUNK;
+        if (k == p->capframechunks) {
+            p->capframechunks = p->capframechunks ? 2 * k : 16;
+            p->frame_chunks = ph_xrealloc(p->frame_chunks,
+                                          p->capframechunks *
+                                          sizeof *p->frame_chunks);
+        }
+        p->frame_chunks[k] = ph_xmalloc(FRAME_CHUNK * sizeof(ph_frame));
+    }
+    *frame_at(p, index) = *f;
+    p->nframes++;
+    p->frameslots[i] = (uint64_t)h << 32 | (index + 1);
+    return index;
 }
 
 const ph_frame *ph_node_frame(const ph_profile *p, const ph_node *n)
 {
-    return &((const frame_ent *)p->frames.v[n->frame])->f;
+    return frame_at(p, n->frame);
 }
 
 ph_func *ph_node_func(const ph_profile *p, const ph_node *n)

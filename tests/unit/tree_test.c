@@ -82,11 +82,22 @@ static void test_children(void)
         CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
     for (uint32_t k = 0; k < 5000; k += 7)
         CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
+    /* past the room made: the table grows, the frames stay found */
+    for (uint32_t k = 5000; k < 20000; k++)
+        CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
+    for (uint32_t k = 0; k < 20000; k += 13)
+        CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x1000 + k, 3, 0), base + k);
+    CU_ASSERT_EQUAL(ph_frame_index(p, a, o, 0x24, 2, 0), fa);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c2)->addr, 0x24);
     CU_ASSERT_EQUAL(ph_node_count(p), 6);
     ph_node *c4 = ph_node_child_at(p, c1, fa);    /* a new child */
     CU_ASSERT_EQUAL(ph_node_id(p, c4), 7);
     CU_ASSERT_EQUAL(c4->parent, 2);
     CU_ASSERT_PTR_EQUAL(ph_node_child(p, c1, a, o, 0x24, 2, 0), c4);
+    /* a node of a frame in a later chunk of the table */
+    ph_node *c5 = ph_node_child_at(p, c1, base + 19999);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c5)->addr, 0x1000 + 19999);
+    CU_ASSERT_EQUAL(ph_node_frame(p, c5)->line, 3);
     ph_profile_free(p);
 }
 
