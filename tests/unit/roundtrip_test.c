@@ -245,6 +245,87 @@ static void test_callgrind_name_on_one_line(void)
     ph_profile_free(p);
 }
 
+/* The stack of names (top first, "" the empty name; a trailing '^':
+ * entered inlined) ending in a sample of value v. */
+static void add_stack(ph_profile *p, const char *const *names, int64_t v)
+{
+    ph_node *node = NULL;
+    for (; *names; names++) {
+        size_t n = strlen(*names);
+        int inlined = n && (*names)[n - 1] == '^';
+        ph_func *f = ph_func_get(p, ph_str_intern(p, *names, n - inlined),
+                                 NULL, NULL);
+        node = ph_node_child(p, node, f, NULL, 0, 0,
+                             inlined ? PH_FRAME_INLINED : 0);
+    }
+    ph_sample_add(p, node, NULL, &v, 1, NULL, 0);
+}
+
+/* Whether text holds line (with its '\n') as a whole line. */
+static int has_line(const char *text, const char *line)
+{
+    for (const char *s = text; (s = strstr(s, line)) != NULL; s++)
+        if (s == text || s[-1] == '\n')
+            return 1;
+    return 0;
+}
+
+/* Folded names: ';' written ':', control bytes '?', a blank that would
+ * begin a line '?', ": " ":_", the empty name "???", an inlined frame
+ * below the top "_[i]", each change counted once a line it is on; lines
+ * that share their callers with the lines before (the writer keeps the
+ * line before up to the frame they share) and lines that do not. */
+static void test_folded_names(void)
+{
+    static const char *const s1[] = {" lead", "a;b", "k: v", NULL};
+    static const char *const s2[] = {" lead", "a;b", "", NULL};
+    static const char *const s3[] = {"x\ny", " lead^", NULL};
+    static const char *const s4[] = {"top", "mid", "leaf", NULL};
+    static const char *const s5[] = {"top", NULL};
+    static const char *const s6[] = {"alt", NULL};
+    static const char *const s7[] = {"top", "mid", "leaf2", NULL};
+    static const char *const s8[] = {"top", "other", NULL};
+    static const char *const want[] = {
+        "?lead;a:b;k:_v 3\n", "?lead;a:b;??? 2\n", "x?y; lead_[i] 1\n",
+        "top;mid;leaf 4\n", "top 6\n", "alt 7\n", "top;mid;leaf2 8\n",
+        "top;other 5\n"};
+    char path[1024], err[1024];
+    ph_profile *p = ph_profile_new();
+    ph_event_add(p, "samples");
+    add_stack(p, s1, 3);
+    add_stack(p, s2, 2);
+    add_stack(p, s3, 1);
+    add_stack(p, s4, 4);
+    add_stack(p, s5, 6);
+    add_stack(p, s6, 7);
+    add_stack(p, s7, 8);
+    add_stack(p, s8, 5);
+    snprintf(path, sizeof path, "%s/names.folded", dir);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_EQUAL(ph_exporter_find("folded")->write(p, out), 0);
+    uint64_t times = 0, renamed = 0;
+    for (size_t i = 0; i < ph_output_drop_count(out); i++)
+        if (strstr(ph_output_drop_at(out, i, &times), "frame names"))
+            renamed = times;
+    CU_ASSERT_EQUAL(renamed, 7);    /* 3 + 3 + 1: the lines' changed names */
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    size_t len = 0, lines = 0;
+    char *text = ph_test_read_file(path, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (!has_line(text, want[i]))
+            fprintf(stderr, "\nno line \"%s\" in:\n%s", want[i], text);
+        CU_ASSERT(has_line(text, want[i]));
+    }
+    for (size_t i = 0; i < len; i++)
+        lines += text[i] == '\n';
+    CU_ASSERT_EQUAL(lines, sizeof want / sizeof want[0]);
+    free(text);
+    unlink(path);
+    ph_profile_free(p);
+}
+
 /* A profile with no event (callgrind's writer may write an empty
  * profile; these cannot): each writer records why on the output, and the
  * commit fails with that message and leaves no file. */
@@ -280,6 +361,7 @@ void ph_test_register_roundtrip(void)
                 test_callgrind_pieces);
     CU_add_test(s, "callgrind names on one line",
                 test_callgrind_name_on_one_line);
+    CU_add_test(s, "folded names and shared lines", test_folded_names);
     CU_add_test(s, "cachegrind read back", test_cachegrind);
     CU_add_test(s, "pprof read back", test_pprof);
     CU_add_test(s, "writer error on the output", test_error_on_output);
