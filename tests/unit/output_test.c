@@ -135,6 +135,44 @@ static void test_commit(void)
     unlink(path);
 }
 
+/* Numbers written as printf writes them: around every power of ten and
+ * at random. */
+static void test_numbers(void)
+{
+    char path[128], err[256], want[32];
+    size_t len, cap = 1 << 20, n = 0;
+    char *expect = malloc(cap), *s;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    snprintf(path, sizeof path, "%s/n.out", dir);
+    ph_output *out = ph_output_open(path, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    for (int k = 0; k < 3000; k++) {
+        uint64_t v;
+        if (k < 200) {
+            v = (uint64_t)k;
+        } else if (k < 260) {       /* 10^d - 1, 10^d, 10^d + 1 */
+            uint64_t p = 1;
+            for (int d = 0; d < (k - 200) / 3; d++)
+                p *= 10;
+            v = p - 1 + (uint64_t)((k - 200) % 3);
+        } else {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            v = x >> (k % 64);
+        }
+        ph_output_u64(out, v);
+        ph_output_write(out, "\n", 1);
+        n += (size_t)snprintf(want, sizeof want, "%" PRIu64 "\n", v);
+        memcpy(expect + n - strlen(want), want, strlen(want));
+    }
+    CU_ASSERT_EQUAL(ph_output_commit(out, err, sizeof err), 0);
+    s = slurp(path, &len);
+    CU_ASSERT_EQUAL_FATAL(len, n);
+    CU_ASSERT(memcmp(s, expect, n) == 0);
+    free(s);
+    free(expect);
+    unlink(path);
+}
+
 static void test_large_and_gzip(void)
 {
     char path[128], err[256], small[600];
@@ -480,6 +518,7 @@ void ph_test_register_output(void)
     CU_pSuite s = CU_add_suite("output", make_dir, remove_dir);
 
     CU_add_test(s, "commit renames into place", test_commit);
+    CU_add_test(s, "numbers as printf writes them", test_numbers);
     CU_add_test(s, "large writes and gzip", test_large_and_gzip);
     CU_add_test(s, "gzip members that name their sizes", test_gzip_members);
     CU_add_test(s, "abort keeps an existing file", test_abort_keeps_existing);
