@@ -286,6 +286,17 @@ static frame *more_frames(reader *r, size_t n)
     return r->frames + r->nframes;
 }
 
+/* The tables read_locations fills, their pages written (a fault each):
+ * made on another thread while this one reads the names (read_names). */
+static void make_location_tables(reader *r, const char *context)
+{
+    size_t n = r->ix.n[PH_PPROF_LOCATION];
+    ph_mem_set_context(context);
+    r->loc = ph_xcalloc_written(n + 1, sizeof *r->loc);
+    r->capframes = n + 64;      /* a frame a location at least */
+    r->frames = ph_xcalloc_written(r->capframes, sizeof *r->frames);
+}
+
 static int read_locations(reader *r)
 {
     size_t n = r->ix.n[PH_PPROF_LOCATION], len;
@@ -293,7 +304,6 @@ static int read_locations(reader *r)
     ph_pprof_location l = {0};
     int rc = 0;
     ph_idmap_init(&r->locs, n);
-    r->loc = ph_xcalloc_written(n + 1, sizeof *r->loc);
     for (size_t i = 0; i < n && rc == 0; i++) {
         size_t off = ph_pb_index_off(&r->ix, PH_PPROF_LOCATION, i);
         loc_info *li = &r->loc[i];
@@ -409,6 +419,7 @@ static void index_frames(frame_indexer *x)
     const reader *r = x->r;
     size_t n = r->ix.n[PH_PPROF_LOCATION];
     ph_mem_set_context(x->context);
+    ph_frames_reserve(r->p, r->nframes);   /* its pages written here */
     for (size_t i = 0; i < n;) {
         size_t end = n - i > INDEX_STEP ? i + INDEX_STEP : n;
         for (; i < end; i++) {
@@ -584,7 +595,6 @@ static int read_tree(reader *r)
     pthread_mutex_init(&x.mu, NULL);
     pthread_cond_init(&x.cv, NULL);
     snprintf(x.context, sizeof x.context, "%s", ph_mem_context());
-    ph_frames_reserve(r->p, r->nframes);
     ph_run_beside(read_side_run, &frames, &samples);
     pthread_mutex_destroy(&x.mu);
     pthread_cond_destroy(&x.cv);
@@ -598,6 +608,42 @@ static void free_message(reader *r)
         perftools__profiles__profile__free_unpacked((PbProfile *)r->pb,
                                                     ph_pb_allocator());
     r->pb = NULL;
+}
+
+typedef struct names_side {
+    reader *r;
+    int tables;             /* this side makes the locations' tables, the
+                               other reads the names */
+    char context[256];      /* the file, for an out-of-memory message */
+    int rc;
+} names_side;
+
+static void names_side_run(void *arg)
+{
+    names_side *s = arg;
+    reader *r = s->r;
+    if (s->tables) {
+        make_location_tables(r, s->context);
+        return;
+    }
+    s->rc = read_strings(r);
+    if (!s->rc)
+        s->rc = read_header(r);
+    if (!s->rc)
+        s->rc = read_mappings(r);
+    free_message(r);
+    if (!s->rc)
+        s->rc = read_functions(r);
+}
+
+/* The strings, header, mappings and functions, the locations' tables
+ * made beside them (they write different fields of r). */
+static int read_names(reader *r)
+{
+    names_side tables = {.r = r, .tables = 1}, names = {.r = r};
+    snprintf(tables.context, sizeof tables.context, "%s", ph_mem_context());
+    ph_run_beside(names_side_run, &tables, &names);
+    return names.rc;
 }
 
 static void free_reader(reader *r)
@@ -682,14 +728,7 @@ int ph_pprof_read(ph_input *in, ph_profile *p)
         return ph_input_error_off(in, 0, "not a valid pprof profile "
                                   "(protobuf decoding failed)");
     }
-    int rc = read_strings(&r);
-    if (!rc)
-        rc = read_header(&r);
-    if (!rc)
-        rc = read_mappings(&r);
-    free_message(&r);
-    if (!rc)
-        rc = read_functions(&r);
+    int rc = read_names(&r);
     if (!rc)
         rc = read_locations(&r);
     if (!rc)
