@@ -288,10 +288,9 @@ static frame *more_frames(reader *r, size_t n)
 
 /* The tables read_locations fills, their pages written (a fault each):
  * made on another thread while this one reads the names (read_names). */
-static void make_location_tables(reader *r, const char *context)
+static void make_location_tables(reader *r)
 {
     size_t n = r->ix.n[PH_PPROF_LOCATION];
-    ph_mem_set_context(context);
     r->loc = ph_xcalloc_written(n + 1, sizeof *r->loc);
     r->capframes = n + 64;      /* a frame a location at least */
     r->frames = ph_xcalloc_written(r->capframes, sizeof *r->frames);
@@ -409,7 +408,6 @@ typedef struct frame_indexer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     size_t done;            /* locations indexed: atomic, raised under mu */
-    char context[256];      /* the file, for an out-of-memory message */
 } frame_indexer;
 
 #define INDEX_STEP 1024     /* locations indexed between two reports */
@@ -418,7 +416,6 @@ static void index_frames(frame_indexer *x)
 {
     const reader *r = x->r;
     size_t n = r->ix.n[PH_PPROF_LOCATION];
-    ph_mem_set_context(x->context);
     ph_frames_reserve(r->p, r->nframes);   /* its pages written here */
     for (size_t i = 0; i < n;) {
         size_t end = n - i > INDEX_STEP ? i + INDEX_STEP : n;
@@ -594,7 +591,6 @@ static int read_tree(reader *r)
     read_side frames = {&x, 0, 0}, samples = {&x, 1, 0};
     pthread_mutex_init(&x.mu, NULL);
     pthread_cond_init(&x.cv, NULL);
-    snprintf(x.context, sizeof x.context, "%s", ph_mem_context());
     ph_run_beside(read_side_run, &frames, &samples);
     pthread_mutex_destroy(&x.mu);
     pthread_cond_destroy(&x.cv);
@@ -614,7 +610,6 @@ typedef struct names_side {
     reader *r;
     int tables;             /* this side makes the locations' tables, the
                                other reads the names */
-    char context[256];      /* the file, for an out-of-memory message */
     int rc;
 } names_side;
 
@@ -623,7 +618,7 @@ static void names_side_run(void *arg)
     names_side *s = arg;
     reader *r = s->r;
     if (s->tables) {
-        make_location_tables(r, s->context);
+        make_location_tables(r);
         return;
     }
     s->rc = read_strings(r);
@@ -641,7 +636,6 @@ static void names_side_run(void *arg)
 static int read_names(reader *r)
 {
     names_side tables = {.r = r, .tables = 1}, names = {.r = r};
-    snprintf(tables.context, sizeof tables.context, "%s", ph_mem_context());
     ph_run_beside(names_side_run, &tables, &names);
     return names.rc;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -31,16 +32,28 @@ int ph_jobs(void)
     return n < 1 ? 1 : (int)n;
 }
 
+/* The file this thread reads, for a thread it starts: an out-of-memory
+ * message there names it too (ph_mem_context).  Copied before the thread
+ * starts: this one may go on to another file. */
+typedef char mem_context[256];
+
+static void keep_context(mem_context c)
+{
+    snprintf(c, sizeof(mem_context), "%s", ph_mem_context());
+}
+
 typedef struct pair_job {
     void (*fn)(void *);
     void *arg;
     int halvings;
+    mem_context context;
 } pair_job;
 
 static void *run_job(void *arg)
 {
     pair_job *j = arg;
     halvings = j->halvings;
+    ph_mem_set_context(j->context);
     j->fn(j->arg);
     return NULL;
 }
@@ -49,9 +62,10 @@ static void *run_job(void *arg)
  * added to its halvings. */
 static void run_two(void (*fn)(void *), void *first, void *second, int keep)
 {
-    pair_job j = {fn, first, halvings + 1};
+    pair_job j = {fn, first, halvings + 1, ""};
     pthread_t th;
 
+    keep_context(j.context);
     if (ph_jobs() < 2 || pthread_create(&th, NULL, run_job, &j) != 0) {
         fn(first);
         fn(second);
@@ -84,6 +98,7 @@ typedef struct ordered {
     size_t given;               /* pieces given */
     unsigned char *made;        /* per piece: made */
     int giving;                 /* a side gives pieces now */
+    mem_context context;
 } ordered;
 
 /* One side's work, until every piece is given: give what is made next in
@@ -120,6 +135,8 @@ static void ordered_side(ordered *o, int side)
 
 static void *ordered_other(void *arg)
 {
+    ordered *o = arg;
+    ph_mem_set_context(o->context);
     ordered_side(arg, 1);
     return NULL;
 }
@@ -130,12 +147,13 @@ void ph_run_ordered(size_t n, size_t ahead, int sides,
 {
     ordered o = {n, ahead ? ahead : 1, make, give, arg,
                  PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
-                 0, 0, NULL, 0};
+                 0, 0, NULL, 0, ""};
     pthread_t th;
     int two;
 
     if (n == 0)
         return;
+    keep_context(o.context);
     o.made = ph_xcalloc(n, 1);
     two = n > 1 && sides > 1 && ph_jobs() > 1 &&
           pthread_create(&th, NULL, ordered_other, &o) == 0;

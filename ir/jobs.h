@@ -4,11 +4,13 @@
  * PROFHUB_JOBS: the callgrind reader's look-ahead threads
  * (importers/callgrind_par.c), the protobuf readers' check of their
  * samples (proto/pb_read.c), the pprof reader's frames beside its tree
- * (importers/pprof_in.c), the functions' sums of rows (aggregate.c),
- * the stack view's split of self costs (analysis/view_stacks.c), diff's
- * two inputs and two tables, the gzip thread of an output (output.c) and
- * the callgrind writer's pieces (exporters/callgrind_out.c) use it.  Every
- * result is the same whatever the number. */
+ * and its tables beside its names (importers/pprof_in.c), the functions'
+ * sums of rows (aggregate.c), the stack view's split of self costs
+ * (analysis/view_stacks.c), diff's two inputs and two tables, the gzip
+ * thread of an output (output.c) and the callgrind writer's pieces
+ * (exporters/callgrind_out.c) use it.  Every result is the same whatever
+ * the number.  A thread started here names the file of the thread that
+ * started it in an out-of-memory message (ph_mem_context). */
 #ifndef PH_JOBS_H
 #define PH_JOBS_H
 

@@ -257,14 +257,12 @@ typedef struct half_check {
     int f;
     ph_pb_record_kind kind;
     size_t from, to;
-    const char *mem_context;   /* the file, for an out-of-memory message */
     int ok;
 } half_check;
 
 static void check_half(void *arg)
 {
     half_check *h = arg;
-    ph_mem_set_context(h->mem_context);
     any_record rec;
     size_t a, b;
     memset(&rec, 0, sizeof rec);
@@ -278,13 +276,11 @@ static void check_half(void *arg)
 int ph_pb_records_check(const ph_pb_index *ix, const unsigned char *data,
                         size_t len, ph_pb_record_kind kind)
 {
-    char context[256];
     int f = ph_pb_record_field(kind);
     size_t n = ix->n[f];
-    snprintf(context, sizeof context, "%s", ph_mem_context());
     half_check half[2] = {
-        {ix, data, len, f, kind, 0, n / 2, context, 0},
-        {ix, data, len, f, kind, n / 2, n, context, 0},
+        {ix, data, len, f, kind, 0, n / 2, 0},
+        {ix, data, len, f, kind, n / 2, n, 0},
     };
     ph_run_pair(check_half, &half[0], &half[1]);
     return half[0].ok && half[1].ok;

@@ -513,12 +513,76 @@ static void test_ordered_pieces(void)
     ph_set_jobs(0);
 }
 
+/* A thread ph_run_pair, ph_run_beside or ph_run_ordered starts names the
+ * starting thread's file in an out-of-memory message (ph_mem_context),
+ * even when that thread goes on to another file at once. */
+typedef struct context_seen {
+    char seen[2][64];
+    int switch_to;              /* this side names another file first;
+                                   for pieces: the other side made one */
+} context_seen;
+
+static void see_context(void *arg)
+{
+    context_seen *c = arg;
+    if (c->switch_to)
+        ph_mem_set_context("other.out");
+    snprintf(c->seen[c->switch_to], sizeof c->seen[0], "%s",
+             ph_mem_context());
+}
+
+static void see_context_piece(void *arg, size_t i, int side)
+{
+    context_seen *c = arg;
+    (void)i;
+    /* this side waits (2 s at most) for the other to make a piece */
+    for (int t = 0; side == 0 && t < 2000 &&
+                    !__atomic_load_n(&c->switch_to, __ATOMIC_ACQUIRE); t++)
+        usleep(1000);
+    snprintf(c->seen[side], sizeof c->seen[0], "%s", ph_mem_context());
+    if (side == 1)
+        __atomic_store_n(&c->switch_to, 1, __ATOMIC_RELEASE);
+}
+
+static void give_nothing(void *arg, size_t i)
+{
+    (void)arg;
+    (void)i;
+}
+
+static void test_thread_context(void)
+{
+    context_seen first, second, pieces;
+    memset(&first, 0, sizeof first);
+    memset(&second, 0, sizeof second);
+    memset(&pieces, 0, sizeof pieces);
+    second.switch_to = 1;
+    ph_set_jobs(2);
+    ph_mem_set_context("t.out");
+    ph_run_pair(see_context, &first, &second);
+    CU_ASSERT_STRING_EQUAL(first.seen[0], "t.out");    /* the new thread */
+    CU_ASSERT_STRING_EQUAL(second.seen[1], "other.out");
+    ph_mem_set_context("t.out");
+    memset(&first, 0, sizeof first);
+    ph_run_beside(see_context, &first, &second);
+    CU_ASSERT_STRING_EQUAL(first.seen[0], "t.out");
+    ph_mem_set_context("t.out");
+    /* pieces slow enough that the other side makes some */
+    ph_run_ordered(64, 4, 2, see_context_piece, give_nothing, &pieces);
+    CU_ASSERT_STRING_EQUAL(pieces.seen[0], "t.out");
+    CU_ASSERT_STRING_EQUAL(pieces.seen[1], "t.out");
+    ph_mem_set_context(NULL);
+    ph_set_jobs(0);
+}
+
 void ph_test_register_output(void)
 {
     CU_pSuite s = CU_add_suite("output", make_dir, remove_dir);
 
     CU_add_test(s, "commit renames into place", test_commit);
     CU_add_test(s, "numbers as printf writes them", test_numbers);
+    CU_add_test(s, "threads name the file they work for",
+                test_thread_context);
     CU_add_test(s, "large writes and gzip", test_large_and_gzip);
     CU_add_test(s, "gzip members that name their sizes", test_gzip_members);
     CU_add_test(s, "abort keeps an existing file", test_abort_keeps_existing);
