@@ -235,8 +235,8 @@ struct ph_profile {
     ph_node **chunks;       /* node chunks, by number */
     size_t nchunks, capchunks;
     size_t nnodes;
-    /* frames by index, in chunks of PH_FRAME_CHUNK (they stay where they
-     * are), found by a table of slots: the frame's hash in the high 32
+    /* frames by index, in chunks (tree.c's FRAME_CHUNK; they stay where
+     * they are), found by a table of slots: the frame's hash in the high 32
      * bits, its index + 1 in the low; 0 empty.  Only ph_frame_index
      * writes them (a reader may make frames on one thread while another
      * makes nodes and samples: importers/pprof_in.c) */
