@@ -11,8 +11,9 @@
 # (exact errors).  So does diff, which reads its two files
 # and builds their tables side by side: its report, and its errors in the
 # order of the files.  The pprof and DrCCTProf readers, whose memory
-# blocks another thread makes ready (and, for pprof, the frames' indices):
-# the same, on the real samples and on the big file converted.  The cachegrind reader, which the same threads
+# blocks another thread makes ready (and, for pprof, the frames' indices
+# and the locations' tables): the same, on the real samples and on the
+# big file converted.  The cachegrind reader, which the same threads
 # serve: the same, and what the parser alone gives (a pipe, one job), on
 # the samples and on broken copies.  The pprof reader, which gives back
 # the inflated bytes it has read: the big file gzip'd reads as its plain
