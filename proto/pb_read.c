@@ -114,6 +114,100 @@ static int table_entry(ph_input *in, const ph_pb_index *ix,
     return 0;
 }
 
+/* The table's strings in batches: each batch's hashes worked out on
+ * either thread (ph_str_hash_text reads only the profile's seed), the
+ * batches interned in order with them (ph_str_intern_hashed), so that
+ * hashing, half of interning a big table, is on both cores. */
+#define STR_BATCH 4096
+#define STR_AHEAD 4
+
+typedef struct str_batch {
+    ph_str_hashes h[STR_BATCH];
+    int hashed[STR_BATCH];      /* h complete; else interned from the text */
+    uint32_t (*parts)[2];       /* the compound strings' parts, */
+    size_t *part_at;            /* where each string's start */
+    size_t nparts, capparts;
+    size_t n;                   /* entries read; fewer than asked: the next
+                                   is not a string (give says so) */
+} str_batch;
+
+typedef struct str_loading {
+    ph_pb_strtab *t;
+    ph_profile *p;
+    const ph_pb_index *ix;
+    const unsigned char *data;
+    size_t len;
+    int field;
+    str_batch batch[STR_AHEAD];
+    int rc;
+} str_loading;
+
+/* Entries 1 + k * STR_BATCH on, the table's entry 0 apart. */
+static size_t batch_first(size_t k)
+{
+    return 1 + k * STR_BATCH;
+}
+
+static void hash_batch(void *arg, size_t k, int side)
+{
+    str_loading *l = arg;
+    str_batch *b = &l->batch[k % STR_AHEAD];
+    size_t first = batch_first(k), n = l->t->n - first;
+    const char *s;
+    size_t slen, a, e;
+    (void)side;
+    if (n > STR_BATCH)
+        n = STR_BATCH;
+    if (!b->part_at)
+        b->part_at = ph_xmalloc(STR_BATCH * sizeof *b->part_at);
+    b->nparts = 0;
+    for (b->n = 0; b->n < n; b->n++) {
+        size_t i = b->n;
+        if (ph_pb_record(l->ix, l->data, l->len, l->field, first + i, &a,
+                         &e) < 0)
+            break;
+        s = (const char *)l->data + a;
+        const char *nul = memchr(s, '\0', e - a);
+        slen = nul ? (size_t)(nul - s) : e - a;
+        if (b->nparts + PH_STR_HASHED_PARTS > b->capparts) {
+            b->capparts = 2 * b->capparts + PH_STR_HASHED_PARTS;
+            b->parts = ph_xrealloc(b->parts, b->capparts * sizeof *b->parts);
+        }
+        b->part_at[i] = b->nparts;
+        b->hashed[i] = ph_str_hash_text(l->p, s, slen, &b->h[i],
+                                        b->parts + b->nparts) == 0;
+        if (b->hashed[i])
+            b->nparts += b->h[i].nparts;
+    }
+    /* the parts no longer move */
+    for (size_t i = 0; i < b->n; i++)
+        b->h[i].part = (const uint32_t (*)[2])(b->parts + b->part_at[i]);
+}
+
+static void intern_batch(void *arg, size_t k)
+{
+    str_loading *l = arg;
+    const str_batch *b = &l->batch[k % STR_AHEAD];
+    size_t first = batch_first(k), n = l->t->n - first, slen;
+    const char *s;
+    if (l->rc)
+        return;
+    if (n > STR_BATCH)
+        n = STR_BATCH;
+    for (size_t i = 0; i < n; i++) {
+        /* the entry again (its record found, not decoded), or why it is
+         * not a string */
+        if (table_entry(l->t->in, l->ix, l->data, l->len, l->field,
+                        first + i, &s, &slen) < 0) {
+            l->rc = -1;
+            return;
+        }
+        l->t->strs[first + i] = i >= b->n ? 0
+            : b->hashed[i] ? ph_str_intern_hashed(l->p, s, slen, &b->h[i])
+                           : ph_str_intern(l->p, s, slen);
+    }
+}
+
 int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
                       const ph_pb_index *ix, const unsigned char *data,
                       size_t len, int field)
@@ -135,12 +229,22 @@ int ph_pb_strtab_load(ph_pb_strtab *t, ph_input *in, ph_profile *p,
                                   s);
     t->strs = ph_xcalloc(n, sizeof *t->strs);
     ph_str_reserve(p, n);
-    for (size_t i = 1; i < n; i++) {
-        if (table_entry(in, ix, data, len, field, i, &s, &slen) < 0)
-            return -1;
-        t->strs[i] = ph_str_intern(p, s, slen);
+    str_loading *l = ph_xcalloc(1, sizeof *l);   /* 320 KiB: not the stack */
+    l->t = t;
+    l->p = p;
+    l->ix = ix;
+    l->data = data;
+    l->len = len;
+    l->field = field;
+    ph_run_ordered((n - 1 + STR_BATCH - 1) / STR_BATCH, STR_AHEAD, 2,
+                   hash_batch, intern_batch, l);
+    int rc = l->rc;
+    for (int k = 0; k < STR_AHEAD; k++) {
+        free(l->batch[k].parts);
+        free(l->batch[k].part_at);
     }
-    return 0;
+    free(l);
+    return rc;
 }
 
 void ph_pb_strtab_free(ph_pb_strtab *t)

@@ -268,6 +268,62 @@ static void test_read_no_stack(void)
     }
 }
 
+/* A string table of 10,000 entries (batches of strings hashed on either
+ * thread and interned in order): names far into it, plain and compound
+ * (parts joined by PH_STR_JOIN, 64 bytes or more), read the same with
+ * one job and two. */
+static void test_read_big_string_table(void)
+{
+    enum { NSTR = 10000 };
+    static char text[NSTR][96];
+    static char *strs[NSTR];
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        pbuild b;
+        size_t n;
+        char msg[256];
+        build(&b);
+        for (int i = 0; i < NSTR; i++) {
+            if (i < (int)b.pb.n_string_table)
+                snprintf(text[i], sizeof text[i], "%s", b.strs[i]);
+            else if (i % 3)
+                snprintf(text[i], sizeof text[i], "name%d", i);
+            else
+                snprintf(text[i], sizeof text[i], "caller_of_%d'middle_"
+                         "function'callee_%d_of_a_long_chain_of_calls", i,
+                         i % 7);
+            strs[i] = text[i];
+        }
+        b.pb.string_table = strs;
+        b.pb.n_string_table = NSTR;
+        b.fn[0].name = 4097;            /* main: plain, the second batch */
+        b.fn[1].name = 9999;            /* inner: compound, the last */
+        b.fn[2].name = 8193;            /* leaf: compound, the third */
+        uint8_t *d = pack(&b.pb, &n);
+        ph_set_jobs(jobs);
+        ph_profile *p = read_bytes(d, n, msg, sizeof msg);
+        ph_set_jobs(0);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        const ph_node *m = child_named(p, NULL, "name4097");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        const ph_node *in = child_named(p, m, text[9999]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+        const ph_node *lf = child_named(p, in, text[8193]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(lf);
+        CU_ASSERT_EQUAL(ph_node_samples(p, lf)->cost[1], 30);
+        /* the compound name and a plain one with its text are one; its
+         * parts were interned under their own hashes: found again */
+        CU_ASSERT_EQUAL(ph_str_intern0(p, text[8193]),
+                        ph_node_func(p, lf)->name);
+        uint32_t count = ph_str_count(p);
+        ph_str_intern0(p, "caller_of_9999");
+        ph_str_intern0(p, "middle_function");
+        ph_str_intern0(p, "callee_3_of_a_long_chain_of_calls");
+        CU_ASSERT_EQUAL(ph_str_count(p), count);
+        ph_profile_free(p);
+        free(d);
+    }
+}
+
 /* Each corruption must fail with a message naming an offset. */
 static void expect_error(pbuild *b, const char *want)
 {
@@ -617,6 +673,8 @@ void ph_test_register_pprof(void)
                 test_read_tree);
     CU_add_test(s, "a sample without a stack keeps its value",
                 test_read_no_stack);
+    CU_add_test(s, "a string table of many batches",
+                test_read_big_string_table);
     CU_add_test(s, "validation errors name their offset", test_read_errors);
     CU_add_test(s, "write then read keeps every sample",
                 test_write_roundtrip);
