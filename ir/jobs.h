@@ -3,7 +3,8 @@
  * in order.  The count is set once by the front end from --jobs or
  * PROFHUB_JOBS: the callgrind reader's look-ahead threads
  * (importers/callgrind_par.c), the protobuf readers' check of their
- * samples (proto/pb_read.c), the pprof reader's frames beside its tree
+ * records (proto/pb_records.c) and their string tables' hashes
+ * (proto/pb_read.c), the pprof reader's frames beside its tree
  * and its tables beside its names (importers/pprof_in.c), the functions'
  * sums of rows (aggregate.c), the stack view's split of self costs
  * (analysis/view_stacks.c), diff's two inputs and two tables, the gzip
