@@ -199,12 +199,17 @@ void ph_prefault(void *p, size_t n)
 #endif
 }
 
+/* Asked once; atomic: the threads of a load ask at once (each writes the
+ * same value). */
 size_t ph_page_size(void)
 {
     static size_t page;
-    if (!page)
-        page = (size_t)sysconf(_SC_PAGESIZE);
-    return page;
+    size_t p = __atomic_load_n(&page, __ATOMIC_RELAXED);
+    if (!p) {
+        p = (size_t)sysconf(_SC_PAGESIZE);
+        __atomic_store_n(&page, p, __ATOMIC_RELAXED);
+    }
+    return p;
 }
 
 /* The whole pages within [from, to): [*a, *b), empty when *a >= *b. */
