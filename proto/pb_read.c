@@ -188,8 +188,8 @@ static void intern_batch(void *arg, size_t k)
 {
     str_loading *l = arg;
     const str_batch *b = &l->batch[k % STR_AHEAD];
-    size_t first = batch_first(k), n = l->t->n - first, slen;
-    const char *s;
+    size_t first = batch_first(k), n = l->t->n - first, slen = 0;
+    const char *s = NULL;
     if (l->rc)
         return;
     if (n > STR_BATCH)
